@@ -1,0 +1,33 @@
+"""Command-line layer: click only, no domain logic.
+
+`main` is the console-script entry point. It lives here, apart from the click tree in `root.py`, so that a hot
+path (a hook process run once per tool call) can be dispatched before click and the subcommand modules are
+imported at all; see `FAST_PATHS`.
+"""
+
+from __future__ import annotations
+
+import sys
+
+# argv prefix -> "module:function(argv_rest) -> int". Checked before click is imported.
+FAST_PATHS: dict[tuple[str, ...], str] = {}
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console-script entry point."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    for prefix, target in FAST_PATHS.items():
+        if tuple(args[: len(prefix)]) == prefix:
+            import importlib
+
+            module_name, function = target.split(":")
+            sys.exit(getattr(importlib.import_module(module_name), function)(args[len(prefix) :]))
+
+    from skillbox.cli.root import cli
+
+    try:
+        cli.main(args=args, prog_name="skillbox")
+    except BrokenPipeError:
+        # `skillbox ... | head` closed the pipe: not an error worth a traceback.
+        sys.stderr.close()
+        sys.exit(1)
