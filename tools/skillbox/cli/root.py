@@ -21,8 +21,7 @@ from skillbox.errors import SkillboxError
 
 # name -> "module:attribute". Add a line here to add a command group; nothing is imported until it is used.
 COMMANDS: dict[str, str] = {
-    # Each helper group registers itself here when its module lands, e.g.
-    # "graph": "skillbox.cli.graph:graph",
+    "graph": "skillbox.cli.graph:graph",
 }
 
 
