@@ -1,0 +1,286 @@
+"""`build_graph`: walk -> records (cache or process pool) -> resolve -> graph.json, incrementally by default.
+
+The no-change path reads only the stat index: if every file has the size and mtime it had when the last graph
+was written (and graph.json is the file that build wrote), nothing is read or parsed. Otherwise unchanged files
+come from the record cache, changed ones are extracted (in a process pool when there are many), and resolution
+runs over all records, which is what keeps an incremental build byte-identical to a cold one.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from skillbox.errors import NotFoundError
+from skillbox.graph.cache import RACY_NS, RecordCache
+from skillbox.graph.walk import DEFAULT_MAX_BYTES, walk_tree
+
+OUT_NAME = "skillbox-out"
+GRAPH_NAME = "graph.json"
+INDEX_VERSION = 1
+POOL_MIN_FILES = 48
+BATCH_FILES = 24
+
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass
+class BuildResult:
+    """What a build produced. `nodes`/`links` are empty when the graph was already up to date (not re-read)."""
+
+    root: Path
+    out_dir: Path
+    graph_path: Path
+    summary: dict
+    nodes: list[dict] = field(default_factory=list)
+    links: list[dict] = field(default_factory=list)
+
+    @property
+    def up_to_date(self) -> bool:
+        return bool(self.summary.get("up_to_date"))
+
+    def data(self) -> dict:
+        """The node-link data of graph.json (read from disk when this build did not rebuild it)."""
+        if self.nodes or self.links:
+            return {"directed": True, "multigraph": True, "graph": {}, "nodes": self.nodes, "links": self.links}
+        from skillbox.graph.graphio import load_data
+
+        return load_data(self.graph_path)
+
+    def graph(self):
+        """The graph as a networkx.MultiDiGraph."""
+        from skillbox.graph.graphio import to_networkx
+
+        return to_networkx(self.data())
+
+
+def resolve_paths(root: Path | str, out_dir: Path | str | None) -> tuple[Path, Path]:
+    root = Path(root)
+    if not root.exists():
+        raise NotFoundError(f"path does not exist: {root}")
+    if not root.is_dir():
+        raise NotFoundError(f"not a directory: {root}", hint="point `graph build` at a project folder")
+    root = root.resolve()
+    out = Path(out_dir).resolve() if out_dir else root / OUT_NAME
+    return root, out
+
+
+def build_graph(
+    root: Path | str,
+    out_dir: Path | str | None = None,
+    force: bool = False,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    jobs: int | None = None,
+    progress: Progress | None = None,
+) -> BuildResult:
+    root, out = resolve_paths(root, out_dir)
+    report = progress or (lambda stage, done, total: None)
+    started = time.perf_counter()
+    seconds: dict[str, float] = {}
+    graph_path = out / GRAPH_NAME
+    cache = RecordCache(out / "cache")
+
+    mark = time.perf_counter()
+    walked = walk_tree(root, max_bytes=max_bytes, exclude=(out,))
+    seconds["walk"] = time.perf_counter() - mark
+    report("walk", len(walked.files), len(walked.files))
+
+    options = {"max_bytes": max_bytes, "version": INDEX_VERSION}
+    index = None if force else cache.load_index()
+    if index is not None and index.get("options") != options:
+        index = None
+    previous = index["files"] if index else {}
+
+    if index is not None and _unchanged(walked.files, previous, index, graph_path):
+        summary = dict(index["summary"])
+        summary["up_to_date"] = True
+        summary["cache"] = {"hits": len(walked.files), "misses": 0, "corrupt": 0}
+        seconds["total"] = time.perf_counter() - started
+        summary["seconds"] = _rounded(seconds)
+        return BuildResult(root, out, graph_path, summary)
+
+    # Which files can come straight from the cache by their stat, which must be read.
+    mark = time.perf_counter()
+    cache.prepare()
+    written_ns = index.get("written_ns", 0) if index else 0
+    known: dict[str, str] = {}
+    todo: list[tuple[str, str]] = []
+    for rel, lang, size, mtime_ns in walked.files:
+        entry = previous.get(rel)
+        if entry and entry[0] == size and entry[1] == mtime_ns and entry[3] == lang and mtime_ns < written_ns - RACY_NS:
+            known[rel] = entry[2]
+        else:
+            todo.append((rel, lang))
+
+    results: dict[str, tuple] = {}
+    counts = Counter()
+    for rel, key in known.items():
+        found, value = cache.load(key)
+        if found:
+            results[rel] = (key, value[0], value[1])
+            counts["hits"] += 1
+        else:
+            if value == "corrupt":
+                counts["corrupt"] += 1
+            todo.append((rel, previous[rel][3]))
+    report("cache", counts["hits"], len(walked.files))
+
+    for rel, key, record, reason, state in _extract(root, cache, todo, not force, jobs, report):
+        results[rel] = (key, record, reason)
+        counts["hits" if state == "hit" else "misses"] += 1
+        if state == "corrupt":
+            counts["corrupt"] += 1
+    seconds["extract"] = time.perf_counter() - mark
+
+    new_files = {}
+    for rel, lang, size, mtime_ns in walked.files:
+        if rel in results and results[rel][0] is not None:
+            new_files[rel] = (size, mtime_ns, results[rel][0], lang)
+
+    # Touched but identical (a checkout, a save without edits, a racy mtime): same keys, same graph.
+    if (
+        index is not None
+        and len(new_files) == len(results) == len(previous)
+        and all(previous.get(rel, (None,) * 4)[2] == entry[2] for rel, entry in new_files.items())
+        and _graph_intact(index, graph_path)
+    ):
+        summary = dict(index["summary"])
+        summary["up_to_date"] = True
+        summary["cache"] = {"hits": counts["hits"], "misses": counts["misses"], "corrupt": counts["corrupt"]}
+        seconds["total"] = time.perf_counter() - started
+        summary["seconds"] = _rounded(seconds)
+        cache.save_index({**index, "files": new_files, "written_ns": time.time_ns()})
+        return BuildResult(root, out, graph_path, summary)
+
+    skipped = {reason: list(paths) for reason, paths in walked.skipped.items()}
+    records = {}
+    for rel, (_key, record, reason) in results.items():
+        if record is None:
+            skipped.setdefault(reason or "unreadable", []).append(rel)
+        else:
+            records[rel] = record
+    for paths in skipped.values():
+        paths.sort()
+
+    mark = time.perf_counter()
+    report("resolve", 0, 1)
+    from skillbox.graph.graphio import links_from_edges, render, write_graph
+    from skillbox.graph.resolve import resolve
+
+    nodes, edges, stats = resolve(records)
+    links = links_from_edges(edges)
+    seconds["resolve"] = time.perf_counter() - mark
+
+    mark = time.perf_counter()
+    report("write", 0, 1)
+    write_graph(graph_path, render(nodes, links))
+    seconds["write"] = time.perf_counter() - mark
+
+    summary = _summary(root, out, graph_path, records, nodes, links, skipped, stats)
+    summary["cache"] = {"hits": counts["hits"], "misses": counts["misses"], "corrupt": counts["corrupt"]}
+    seconds["total"] = time.perf_counter() - started
+    summary["seconds"] = _rounded(seconds)
+
+    graph_stat = graph_path.stat()
+    cache.save_index(
+        {
+            "options": options,
+            "files": new_files,
+            "written_ns": time.time_ns(),
+            "graph": (graph_stat.st_size, graph_stat.st_mtime_ns),
+            "summary": {k: v for k, v in summary.items() if k not in ("seconds", "cache")},
+        }
+    )
+    if counts["misses"] or force:
+        cache.prune({entry[2] for entry in new_files.values()})
+    return BuildResult(root, out, graph_path, summary, nodes, links)
+
+
+def _unchanged(files, previous: dict, index: dict, graph_path: Path) -> bool:
+    if len(files) != len(previous):
+        return False
+    written_ns = index.get("written_ns", 0)
+    for rel, lang, size, mtime_ns in files:
+        entry = previous.get(rel)
+        if entry is None or entry[0] != size or entry[1] != mtime_ns or entry[3] != lang:
+            return False
+        if mtime_ns >= written_ns - RACY_NS:
+            return False  # modified too close to the last build to trust its mtime
+    return _graph_intact(index, graph_path)
+
+
+def _graph_intact(index: dict, graph_path: Path) -> bool:
+    """graph.json is still the file the indexed build wrote (not deleted, not edited by hand)."""
+    try:
+        st = graph_path.stat()
+    except OSError:
+        return False
+    return index.get("graph") == (st.st_size, st.st_mtime_ns)
+
+
+def _extract(root: Path, cache: RecordCache, todo, use_cache: bool, jobs: int | None, report: Progress):
+    from skillbox.graph.worker import extract_batch
+
+    if not todo:
+        return []
+    total = len(todo)
+    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    if workers <= 1 or total < POOL_MIN_FILES:
+        out = extract_batch(str(root), str(cache.directory), use_cache, todo)
+        report("extract", total, total)
+        return out
+    # Big files first so no worker is left with the longest one at the end.
+    sizes = {rel: _size(root / rel) for rel, _lang in todo}
+    ordered = sorted(todo, key=lambda item: -sizes[item[0]])
+    batches = [ordered[i : i + BATCH_FILES] for i in range(0, total, BATCH_FILES)]
+    out = []
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+    with ProcessPoolExecutor(max_workers=min(workers, len(batches)), mp_context=context) as pool:
+        futures = [pool.submit(extract_batch, str(root), str(cache.directory), use_cache, batch) for batch in batches]
+        for future in futures:
+            out.extend(future.result())
+            report("extract", len(out), total)
+    return out
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _rounded(seconds: dict[str, float]) -> dict[str, float]:
+    return {k: round(v, 3) for k, v in seconds.items()}
+
+
+def _summary(root, out, graph_path, records, nodes, links, skipped, stats) -> dict:
+    languages = Counter(rec.lang for rec in records.values())
+    return {
+        "root": str(root),
+        "out": str(out),
+        "graph": str(graph_path),
+        "files": len(records),
+        "languages": dict(sorted(languages.items())),
+        "nodes": len(nodes),
+        "nodes_by_kind": dict(sorted(Counter(n["kind"] for n in nodes).items())),
+        "edges": len(links),
+        "edges_by_relation": dict(sorted(Counter(link["relation"] for link in links).items())),
+        "confidence": dict(sorted(Counter(link["confidence"] for link in links).items())),
+        "skipped": {reason: len(paths) for reason, paths in sorted(skipped.items())},
+        "skipped_files": {reason: paths[:20] for reason, paths in sorted(skipped.items())},
+        "warnings": {
+            "syntax_errors": sum(1 for rec in records.values() if rec.errors),
+            "invalid_utf8": sum(1 for rec in records.values() if rec.encoding_errors),
+        },
+        "unresolved": dict(sorted(stats.items())),
+        "up_to_date": False,
+    }

@@ -1,0 +1,77 @@
+"""graph.json: node-link data of a directed multigraph, written deterministically and atomically.
+
+One node or link per line, sorted, so a diff of two builds reads like a diff of the code. The file is written to
+a temporary name in the same folder and renamed into place: a crash or Ctrl-C leaves the previous graph intact.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from pathlib import Path
+
+SCHEMA = "skillbox.graph/1"
+
+
+def links_from_edges(edges: list[tuple]) -> list[dict]:
+    """Edge tuples -> link dicts in a total, content-defined order, with per-pair multigraph keys."""
+    ordered = sorted(set(edges), key=lambda e: (e[0], e[1], e[2], e[6] or 0, e[3], e[7] or "", e[5] or "", e[4]))
+    links = []
+    previous = None
+    key = 0
+    for source, target, relation, confidence, score, file, line, context in ordered:
+        pair = (source, target)
+        key = key + 1 if pair == previous else 0
+        previous = pair
+        link = {"source": source, "target": target, "key": key, "relation": relation, "confidence": confidence}
+        link["score"] = score
+        if file is not None:
+            link["file"] = file
+        if line is not None:
+            link["line"] = line
+        if context:
+            link["context"] = context
+        links.append(link)
+    return links
+
+
+def render(nodes: list[dict], links: list[dict]) -> bytes:
+    dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=False).encode
+    parts = ['{"directed":true,"multigraph":true,"graph":{"schema":"', SCHEMA, '"},\n"nodes":[\n']
+    parts.append(",\n".join(dumps(n) for n in nodes))
+    parts.append('\n],\n"links":[\n')
+    parts.append(",\n".join(dumps(link) for link in links))
+    parts.append("\n]}\n")
+    return "".join(parts).encode("utf-8")
+
+
+def write_graph(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def load_data(path: Path) -> dict:
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def to_networkx(data: dict):
+    """node-link dict -> networkx.MultiDiGraph (edge keys kept)."""
+    import networkx as nx
+
+    return nx.node_link_graph(data, directed=True, multigraph=True, edges="links")
+
+
+def load_graph(path: Path):
+    return to_networkx(load_data(path))

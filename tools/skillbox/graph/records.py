@@ -1,0 +1,76 @@
+"""The compact per-file records that extraction produces and the cache stores.
+
+Records are plain tuples (cheap to pickle, to hold for thousands of files, and to compare), path-independent
+(the same bytes in two places give the same record, so the cache is keyed by content) and carry no tree-sitter
+objects: trees are dropped as soon as a file is extracted.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+# Bump when the record layout or extraction semantics change: it is part of every cache key.
+EXTRACTOR_VERSION = 1
+
+
+class Def(NamedTuple):
+    kind: str  # class | function | method | interface | type
+    qualname: str  # dotted path inside the file: "Class.method"
+    name: str
+    line: int
+    end_line: int
+    parent: int  # index of the enclosing definition, -1 for the file
+    doc: str | None
+    notes: tuple[str, ...]
+
+
+class Ref(NamedTuple):
+    relation: str  # call | inherit | implement | type | decorator
+    name: str
+    receiver: str | None  # "self", "os.path", "super()" ... or None for a bare name
+    scope: int  # index of the innermost enclosing definition, -1 for the file
+    line: int
+
+
+class ImportRec(NamedTuple):
+    module: str  # module / path text as written ("os.path", "./util", "stdio.h")
+    level: int  # Python relative-import dots
+    names: tuple[tuple[str, str | None], ...] | None  # (name, alias) pairs, None for `import module`
+    alias: str | None  # `import module as alias`, `import * as ns`
+    line: int
+    scope: int
+    reexport: bool  # `export ... from` (JS/TS): names become exports of this file
+
+
+class Heading(NamedTuple):
+    level: int
+    title: str
+    slug: str
+    line: int
+    parent: int
+
+
+class DocLink(NamedTuple):
+    target: str  # link target as written (relative path, maybe with #anchor)
+    line: int
+    heading: int
+
+
+class Mention(NamedTuple):
+    text: str  # backticked text that may name a code symbol
+    line: int
+    heading: int
+
+
+class FileRecord(NamedTuple):
+    lang: str
+    defs: tuple[Def, ...] = ()
+    refs: tuple[Ref, ...] = ()
+    imports: tuple[ImportRec, ...] = ()
+    doc: str | None = None
+    notes: tuple[str, ...] = ()
+    errors: int = 0  # syntax-error / missing nodes tree-sitter recovered from
+    encoding_errors: int = 0  # 1 when the bytes are not valid UTF-8 (parsed anyway)
+    headings: tuple[Heading, ...] = ()
+    links: tuple[DocLink, ...] = ()
+    mentions: tuple[Mention, ...] = ()

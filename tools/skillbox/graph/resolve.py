@@ -1,0 +1,499 @@
+"""Records of every file -> nodes and edges, resolving names the way the language would, and saying how sure.
+
+Confidence is honest:
+- EXTRACTED (1.0): the code determines the target: a definition in scope, an explicit import (followed through
+  re-exports), `self.method` defined on the enclosing class, a module attribute, a relative path.
+- INFERRED (score < 1): a heuristic picked it: an inherited method, a definition in a sibling file of the same
+  package, a file the importer includes, the only definition of that name in the repository.
+- AMBIGUOUS (0.3): two or three candidates remain; every one gets an edge. With more candidates, no edge at all.
+
+Resolution is a pure function of the set of records, so a build from cached records equals a cold build.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import sys
+from collections import defaultdict
+
+from skillbox.graph.languages import by_name
+from skillbox.graph.languages import python as py
+from skillbox.graph.records import FileRecord
+
+EXTRACTED, INFERRED, AMBIGUOUS = "EXTRACTED", "INFERRED", "AMBIGUOUS"
+MAX_AMBIGUOUS = 3
+CLASS_LIKE = frozenset({"class", "interface", "type"})
+CALLABLE_KINDS = frozenset({"class", "function", "interface", "type"})
+STDLIB = frozenset(sys.stdlib_module_names)
+REF_RELATION = {
+    "call": "calls",
+    "inherit": "inherits",
+    "implement": "implements",
+    "type": "references",
+    "decorator": "references",
+}
+
+# Targets: ("def", path, index) | ("module", path) | ("external", node_id) | None
+
+
+class Resolver:
+    def __init__(self, records: dict[str, FileRecord]):
+        self.records = records
+        self.files = frozenset(records)
+        self.specs = by_name()
+        self.nodes: dict[str, dict] = {}
+        self.edges: list[tuple] = []
+        self.ids: dict[str, list[str]] = {}
+        self.children: dict[str, dict[int, dict[str, int]]] = {}
+        self.bindings: dict[str, dict[int, dict[str, tuple]]] = {}
+        self.stars: dict[str, list[str]] = defaultdict(list)
+        self.visible: dict[str, list[str]] = defaultdict(list)
+        self.top_names: dict[tuple[str, str], list[tuple[str, int]]] = defaultdict(list)
+        self.method_names: dict[tuple[str, str], list[tuple[str, int]]] = defaultdict(list)
+        self.bases: dict[tuple[str, int], list[tuple[str, int]]] = {}
+        self.dir_files: dict[str, list[str]] = defaultdict(list)
+        self._attr_memo: dict[tuple[str, str], tuple | None] = {}
+        self.stats = {"unresolved_imports": 0, "unresolved_refs": 0}
+
+    # ---- assembly --------------------------------------------------------------------------------------------
+
+    def run(self) -> tuple[list[dict], list[tuple]]:
+        paths = sorted(self.records)
+        for path in paths:
+            self._add_file(path, self.records[path])
+        self.py_modules: dict[str, list[str]] = defaultdict(list)
+        for path, module in py.module_names([p for p in paths if self.records[p].lang == "python"]).items():
+            self.py_modules[module].append(path)
+        for path in paths:
+            self._add_imports(path, self.records[path])
+        for path in paths:
+            self._add_refs(path, self.records[path], inherits=True)
+        for path in paths:
+            self._add_refs(path, self.records[path], inherits=False)
+        return [self.nodes[k] for k in sorted(self.nodes)], self.edges
+
+    def _add_file(self, path: str, rec: FileRecord) -> None:
+        node = {"id": path, "kind": "file", "name": posixpath.basename(path), "file": path, "line": 1}
+        node["language"] = rec.lang
+        if rec.doc:
+            node["doc"] = rec.doc
+        if rec.notes:
+            node["notes"] = list(rec.notes)
+        self.nodes[path] = node
+        self.dir_files[posixpath.dirname(path)].append(path)
+        spec = self.specs.get(rec.lang)
+        group = spec.group if spec else rec.lang
+        ids: list[str] = []
+        children: dict[int, dict[str, int]] = defaultdict(dict)
+        for index, d in enumerate(rec.defs):
+            node_id = f"{path}::{d.qualname}"
+            ids.append(node_id)
+            siblings = children[d.parent]
+            if d.name not in siblings:
+                siblings[d.name] = index
+            if node_id in self.nodes:
+                continue  # a redefinition (property setter, conditional def): the first one is the node
+            node = {"id": node_id, "kind": d.kind, "name": d.name, "file": path, "line": d.line}
+            node["end_line"] = d.end_line
+            if d.doc:
+                node["doc"] = d.doc
+            if d.notes:
+                node["notes"] = list(d.notes)
+            self.nodes[node_id] = node
+            parent_id = ids[d.parent] if d.parent >= 0 else path
+            self.edges.append((parent_id, node_id, "contains", EXTRACTED, 1.0, path, d.line, None))
+            if d.parent < 0 and d.kind in CALLABLE_KINDS:
+                self.top_names[(group, d.name)].append((path, index))
+            elif d.kind == "method":
+                self.method_names[(group, d.name)].append((path, index))
+        self.ids[path] = ids
+        self.children[path] = children
+
+    # ---- imports ---------------------------------------------------------------------------------------------
+
+    def _add_imports(self, path: str, rec: FileRecord) -> None:
+        bindings: dict[int, dict[str, tuple]] = defaultdict(dict)
+        self.bindings[path] = bindings
+        if not rec.imports:
+            return
+        lang = rec.lang
+        seen: set[tuple[str, int]] = set()
+
+        def edge(target_id: str, line: int) -> None:
+            if (target_id, line) not in seen and target_id != path:
+                seen.add((target_id, line))
+                self.edges.append((path, target_id, "imports", EXTRACTED, 1.0, path, line, None))
+
+        for imp in rec.imports:
+            if lang == "python":
+                self._python_import(path, imp, bindings[imp.scope], edge)
+            else:
+                self._generic_import(path, lang, imp, bindings[imp.scope], edge)
+
+    def _external(self, lang: str, module: str) -> str:
+        top = module.split(".")[0] if lang == "python" else module
+        node_id = f"external:{lang}:{top}"
+        if node_id not in self.nodes:
+            node = {"id": node_id, "kind": "external", "name": top, "language": lang}
+            if lang == "python":
+                node["stdlib"] = top in STDLIB
+            self.nodes[node_id] = node
+        return node_id
+
+    def python_module(self, path: str, module: str, level: int) -> str | None:
+        if level:
+            base = posixpath.dirname(path)
+            for _ in range(level - 1):
+                if not base:
+                    return None
+                base = posixpath.dirname(base)
+            return py.module_file(base, module, self.files)
+        candidates = self.py_modules.get(module)
+        if not candidates:
+            return None
+        if len(candidates) == 1:
+            return candidates[0]
+        # Several files claim the name (top-level test modules in different folders): the nearest one wins.
+        return max(candidates, key=lambda c: (len(posixpath.commonprefix([c, path])), c))
+
+    def _python_import(self, path, imp, scope_bindings, edge) -> None:
+        if imp.names is None:  # import a.b.c [as x]
+            target = self.python_module(path, imp.module, 0)
+            if target is None:
+                ext = None if imp.module.split(".")[0] in self.py_modules else self._external("python", imp.module)
+                if ext is not None:
+                    edge(ext, imp.line)
+                    scope_bindings[imp.alias or imp.module.split(".")[0]] = ("external", ext)
+                else:
+                    self.stats["unresolved_imports"] += 1
+                return
+            edge(target, imp.line)
+            if imp.alias:
+                scope_bindings[imp.alias] = ("module", target)
+            else:
+                head = imp.module.split(".")[0]
+                head_file = self.python_module(path, head, 0)
+                if head_file:
+                    scope_bindings[head] = ("module", head_file)
+            return
+        target = self.python_module(path, imp.module, imp.level)
+        if target is None:
+            if imp.level or (imp.module.split(".")[0] in self.py_modules):
+                self.stats["unresolved_imports"] += 1
+                return
+            ext = self._external("python", imp.module)
+            edge(ext, imp.line)
+            for name, alias in imp.names:
+                if name != "*":
+                    scope_bindings[alias or name] = ("external", ext)
+            return
+        edge(target, imp.line)
+        for name, alias in imp.names:
+            if name == "*":
+                self.stars[path].append(target)
+                continue
+            submodule = self._submodule(target, name)
+            if submodule:
+                edge(submodule, imp.line)
+            scope_bindings[alias or name] = ("symbol", target, name)
+
+    def _submodule(self, package_file: str, name: str) -> str | None:
+        directory, base = posixpath.split(package_file)
+        if not base.startswith("__init__."):
+            return None
+        return py.module_file(directory, name, self.files)
+
+    def _generic_import(self, path, lang, imp, scope_bindings, edge) -> None:
+        spec = self.specs.get(lang)
+        hook = spec.hook() if spec else None
+        resolver = getattr(hook, "resolve_import", None) if hook else None
+        target = resolver(path, imp, self) if resolver else self.path_import(path, imp.module, lang)
+        if target is None:
+            if imp.module.startswith("."):
+                self.stats["unresolved_imports"] += 1
+                return
+            ext = self._external(lang, _package_name(imp.module))
+            edge(ext, imp.line)
+            for name, alias in imp.names or ():
+                if name != "*":
+                    scope_bindings[alias or name] = ("external", ext)
+            if imp.alias:
+                scope_bindings[imp.alias] = ("external", ext)
+            return
+        edge(target, imp.line)
+        if imp.names:
+            for name, alias in imp.names:
+                if name == "*":
+                    self.stars[path].append(target)
+                else:
+                    scope_bindings[alias or name] = ("symbol", target, name)
+        if imp.alias:
+            scope_bindings[imp.alias] = ("module", target)
+        if not imp.names and not imp.alias:
+            self.visible[path].append(target)
+        if imp.reexport:
+            self.stars[path].append(target) if imp.names is None else None
+
+    def path_import(self, path: str, module: str, lang: str, extensions: tuple[str, ...] | None = None) -> str | None:
+        """A path-like import: relative to the importer, then as a path suffix anywhere in the repository."""
+        spec = self.specs.get(lang)
+        exts = extensions or (spec.extensions if spec else ())
+        module = module.strip()
+        if not module:
+            return None
+        base = posixpath.dirname(path)
+        if module.startswith("."):
+            stem = posixpath.normpath(posixpath.join(base, module))
+            return self._with_extensions(stem, exts)
+        stem = posixpath.normpath(posixpath.join(base, module))
+        found = self._with_extensions(stem, exts)
+        if found:
+            return found
+        return self._suffix_match(module, exts)
+
+    def _with_extensions(self, stem: str, exts) -> str | None:
+        if stem in self.files:
+            return stem
+        for ext in exts:
+            if stem + ext in self.files:
+                return stem + ext
+        for ext in exts:
+            candidate = f"{stem}/index{ext}"
+            if candidate in self.files:
+                return candidate
+        return None
+
+    def _suffix_match(self, module: str, exts) -> str | None:
+        if not hasattr(self, "_by_basename"):
+            self._by_basename = defaultdict(list)
+            for f in self.files:
+                self._by_basename[posixpath.basename(f)].append(f)
+        module = module.lstrip("/")
+        names = [module] if module.rsplit("/", 1)[-1].count(".") else [module + ext for ext in exts]
+        for name in names:
+            hits = [
+                f for f in self._by_basename.get(posixpath.basename(name), ()) if f.endswith("/" + name) or f == name
+            ]
+            if len(hits) == 1:
+                return hits[0]
+        return None
+
+    # ---- attribute and name lookup --------------------------------------------------------------------------
+
+    def module_attr(self, module_file: str, name: str, depth: int = 0) -> tuple | None:
+        """What `module.name` is: a definition, a submodule, or whatever the module imported under that name."""
+        key = (module_file, name)
+        if key in self._attr_memo:
+            return self._attr_memo[key]
+        self._attr_memo[key] = None  # cycle guard
+        result = None
+        index = self.children.get(module_file, {}).get(-1, {}).get(name)
+        if index is not None:
+            result = ("def", module_file, index)
+        else:
+            binding = self.bindings.get(module_file, {}).get(-1, {}).get(name)
+            if binding is not None and depth < 20:
+                result = self._follow(binding, depth + 1)
+            if result is None:
+                submodule = self._submodule(module_file, name)
+                if submodule:
+                    result = ("module", submodule)
+            if result is None and depth < 20:
+                for star in self.stars.get(module_file, ()):
+                    result = self.module_attr(star, name, depth + 1)
+                    if result is not None:
+                        break
+        self._attr_memo[key] = result
+        return result
+
+    def _follow(self, binding: tuple, depth: int = 0) -> tuple | None:
+        kind = binding[0]
+        if kind == "symbol":
+            return self.module_attr(binding[1], binding[2], depth)
+        return binding  # module / external
+
+    def member(self, path: str, index: int, name: str, depth: int = 0) -> tuple[tuple | None, bool]:
+        """`Class.name`: (target, inherited?) through the class body, then its resolved bases."""
+        found = self.children.get(path, {}).get(index, {}).get(name)
+        if found is not None:
+            return ("def", path, found), False
+        if depth < 10:
+            for base_path, base_index in self.bases.get((path, index), ()):
+                target, _ = self.member(base_path, base_index, name, depth + 1)
+                if target is not None:
+                    return target, True
+        return None, False
+
+    def lookup(self, path: str, rec: FileRecord, scope: int, name: str, spec, skip_first: bool = False):
+        """A bare name from `scope` outwards: local definitions and imports, then the module, then star imports."""
+        defs = rec.defs
+        children = self.children[path]
+        bindings = self.bindings[path]
+        current = scope
+        first = True
+        while True:
+            skip = (first and skip_first) or (
+                not first and current >= 0 and not spec.class_scope_visible and defs[current].kind in CLASS_LIKE
+            )
+            if not skip:
+                index = children.get(current, {}).get(name)
+                if index is not None:
+                    return ("def", path, index)
+                binding = bindings.get(current, {}).get(name)
+                if binding is not None:
+                    return self._follow(binding) or ("unresolved",)
+            if current < 0:
+                break
+            current = defs[current].parent
+            first = False
+        for star in self.stars.get(path, ()):
+            target = self.module_attr(star, name)
+            if target is not None:
+                return target
+        return None
+
+    # ---- references ------------------------------------------------------------------------------------------
+
+    def _add_refs(self, path: str, rec: FileRecord, inherits: bool) -> None:
+        if not rec.refs:
+            return
+        spec = self.specs.get(rec.lang)
+        if spec is None:
+            return
+        ids = self.ids[path]
+        memo: dict[tuple, list] = {}
+        seen: set[tuple] = set()
+        for ref in rec.refs:
+            is_base = ref.relation in ("inherit", "implement")
+            if is_base != inherits:
+                continue
+            key = (ref.relation in ("inherit", "implement", "decorator"), ref.scope, ref.name, ref.receiver)
+            results = memo.get(key)
+            if results is None:
+                results = self._resolve_ref(path, rec, spec, ref)
+                memo[key] = results
+            if not results:
+                self.stats["unresolved_refs"] += 1
+                continue
+            source = ids[ref.scope] if ref.scope >= 0 else path
+            relation = REF_RELATION[ref.relation]
+            for target, confidence, score in results:
+                if target[0] != "def":
+                    continue
+                target_id = self.ids[target[1]][target[2]]
+                if target_id == source and relation != "calls":
+                    continue
+                edge_key = (source, target_id, relation, ref.line)
+                if edge_key in seen:
+                    continue
+                seen.add(edge_key)
+                context = ref.relation if relation == "references" else None
+                self.edges.append((source, target_id, relation, confidence, score, path, ref.line, context))
+                if inherits and ref.scope >= 0:
+                    self.bases.setdefault((path, ref.scope), []).append((target[1], target[2]))
+
+    def _resolve_ref(self, path: str, rec: FileRecord, spec, ref) -> list[tuple]:
+        receiver = ref.receiver
+        name = ref.name
+        scope = ref.scope
+        # Bases and decorators are evaluated in the scope around the definition they belong to.
+        skip_first = ref.relation in ("inherit", "implement", "decorator") and scope >= 0
+        if receiver is None:
+            target = self.lookup(path, rec, scope, name, spec, skip_first=skip_first)
+            if target is not None:
+                return [(target, EXTRACTED, 1.0)] if target[0] == "def" else []
+            if name in spec.builtins:
+                return []
+            return self._guess(path, rec, spec, name, methods=False)
+        if receiver in spec.self_words or receiver == "super()":
+            cls = self._enclosing_class(rec, scope)
+            if cls < 0:
+                return self._guess(path, rec, spec, name, methods=True)
+            if receiver == "super()":
+                for base in self.bases.get((path, cls), ()):
+                    target, _ = self.member(base[0], base[1], name)
+                    if target is not None:
+                        return [(target, EXTRACTED, 1.0)]
+                return []
+            target, inherited = self.member(path, cls, name)
+            if target is not None:
+                return [(target, INFERRED, 0.9) if inherited else (target, EXTRACTED, 1.0)]
+            return self._guess(path, rec, spec, name, methods=True)
+        if receiver != "?":
+            container = self._resolve_dotted(path, rec, spec, scope, receiver, skip_first)
+            if container is not None:
+                if container[0] in ("external", "unresolved"):
+                    return []
+                target = self._attribute(container, name)
+                if target is not None:
+                    return [(target, EXTRACTED, 1.0)] if target[0] == "def" else []
+                return []
+        return self._guess(path, rec, spec, name, methods=True)
+
+    def _enclosing_class(self, rec: FileRecord, scope: int) -> int:
+        while scope >= 0:
+            if rec.defs[scope].kind in CLASS_LIKE:
+                return scope
+            scope = rec.defs[scope].parent
+        return -1
+
+    def _resolve_dotted(self, path, rec, spec, scope, dotted: str, skip_first: bool) -> tuple | None:
+        parts = dotted.replace("::", ".").replace("->", ".").split(".")
+        head = parts[0]
+        target = self.lookup(path, rec, scope, head, spec, skip_first=skip_first)
+        if target is None:
+            return None
+        for part in parts[1:]:
+            if target[0] in ("external", "unresolved"):
+                return target
+            target = self._attribute(target, part)
+            if target is None:
+                return None
+        return target
+
+    def _attribute(self, container: tuple, name: str) -> tuple | None:
+        if container[0] == "module":
+            return self.module_attr(container[1], name)
+        if container[0] == "def":
+            d = self.records[container[1]].defs[container[2]]
+            if d.kind in CLASS_LIKE:
+                target, _ = self.member(container[1], container[2], name)
+                return target
+        return None
+
+    def _guess(self, path: str, rec: FileRecord, spec, name: str, methods: bool) -> list[tuple]:
+        group = spec.group
+        table = self.method_names if methods else self.top_names
+        candidates = table.get((group, name), ())
+        if not candidates:
+            return []
+        if spec.package_scope or not methods:
+            directory = posixpath.dirname(path)
+            same_dir = [c for c in candidates if posixpath.dirname(c[0]) == directory and c[0] != path]
+            if len(same_dir) == 1 and not methods:
+                confidence = EXTRACTED if spec.package_scope else INFERRED
+                return [(("def", *same_dir[0]), confidence, 1.0 if spec.package_scope else 0.9)]
+        visible = self.visible.get(path)
+        if visible:
+            hits = [c for c in candidates if c[0] in visible]
+            if len(hits) == 1:
+                return [(("def", *hits[0]), INFERRED, 0.8)]
+        if len(candidates) == 1:
+            return [(("def", *candidates[0]), INFERRED, 0.5)]
+        if len(candidates) <= MAX_AMBIGUOUS:
+            return [(("def", *c), AMBIGUOUS, 0.3) for c in sorted(candidates)]
+        return []
+
+
+def _package_name(module: str) -> str:
+    module = module.strip()
+    if module.startswith("@"):
+        return "/".join(module.split("/")[:2])
+    return module.split("/")[0] if "/" in module else module
+
+
+def resolve(records: dict[str, FileRecord]) -> tuple[list[dict], list[tuple], dict]:
+    """nodes (sorted by id), edge tuples (unsorted), resolution stats."""
+    resolver = Resolver(records)
+    nodes, edges = resolver.run()
+    return nodes, edges, resolver.stats
