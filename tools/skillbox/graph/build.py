@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from skillbox.errors import NotFoundError
-from skillbox.graph.cache import RACY_NS, RecordCache
+from skillbox.graph.cache import RACY_NS, RecordCache, unseal
+from skillbox.graph.records import from_plain
 from skillbox.graph.walk import DEFAULT_MAX_BYTES, walk_tree
 
 OUT_NAME = "skillbox-out"
@@ -88,6 +89,7 @@ def build_graph(
 
     mark = time.perf_counter()
     walked = walk_tree(root, max_bytes=max_bytes, exclude=(out,))
+    walked_lang = {rel: lang for rel, lang, _size, _mtime in walked.files}
     seconds["walk"] = time.perf_counter() - mark
     report("walk", len(walked.files), len(walked.files))
 
@@ -107,35 +109,50 @@ def build_graph(
 
     # Which files can come straight from the cache by their stat, which must be read.
     mark = time.perf_counter()
-    cache.prepare()
     written_ns = index.get("written_ns", 0) if index else 0
-    known: dict[str, str] = {}
+    pack = {} if force else cache.pack()
+    entries: dict[str, bytes] = {}  # the pack after this build: exactly the current files' entries
+    results: dict[str, tuple] = {}  # rel -> (key, record or None, skip reason or None)
+    counts = Counter()
+
+    def take(rel: str, key: str, blob: bytes | None) -> bool:
+        if blob is None:
+            return False
+        try:
+            plain, reason = unseal(blob)
+        except Exception:
+            counts["corrupt"] += 1
+            return False
+        entries[key] = blob
+        results[rel] = (key, from_plain(plain), reason)
+        return True
+
     todo: list[tuple[str, str]] = []
     for rel, lang, size, mtime_ns in walked.files:
         entry = previous.get(rel)
-        if entry and entry[0] == size and entry[1] == mtime_ns and entry[3] == lang and mtime_ns < written_ns - RACY_NS:
-            known[rel] = entry[2]
-        else:
-            todo.append((rel, lang))
-
-    results: dict[str, tuple] = {}
-    counts = Counter()
-    for rel, key in known.items():
-        found, value = cache.load(key)
-        if found:
-            results[rel] = (key, value[0], value[1])
+        trusted = entry and entry[0] == size and entry[1] == mtime_ns and entry[3] == lang
+        if trusted and mtime_ns < written_ns - RACY_NS and take(rel, entry[2], pack.get(entry[2])):
             counts["hits"] += 1
-        else:
-            if value == "corrupt":
-                counts["corrupt"] += 1
-            todo.append((rel, previous[rel][3]))
+            continue
+        todo.append((rel, lang))
     report("cache", counts["hits"], len(walked.files))
 
-    for rel, key, record, reason, state in _extract(root, cache, todo, not force, jobs, report):
-        results[rel] = (key, record, reason)
-        counts["hits" if state == "hit" else "misses"] += 1
-        if state == "corrupt":
-            counts["corrupt"] += 1
+    retry = []
+    for rel, key, blob in _extract(root, frozenset(pack), todo, jobs, report):
+        if key is None:
+            results[rel] = (None, None, "unreadable")
+        elif blob is None:  # content already cached under this key
+            if take(rel, key, pack.get(key)):
+                counts["hits"] += 1
+            else:
+                retry.append((rel, walked_lang[rel]))
+        elif take(rel, key, blob):
+            counts["misses"] += 1
+    for rel, key, blob in _extract(root, frozenset(), retry, 1, report):
+        if key is None:
+            results[rel] = (None, None, "unreadable")
+        elif take(rel, key, blob):
+            counts["misses"] += 1
     seconds["extract"] = time.perf_counter() - mark
 
     new_files = {}
@@ -155,6 +172,8 @@ def build_graph(
         summary["cache"] = {"hits": counts["hits"], "misses": counts["misses"], "corrupt": counts["corrupt"]}
         seconds["total"] = time.perf_counter() - started
         summary["seconds"] = _rounded(seconds)
+        if entries.keys() != pack.keys() or counts["corrupt"]:
+            cache.save_pack(entries)
         cache.save_index({**index, "files": new_files, "written_ns": time.time_ns()})
         return BuildResult(root, out, graph_path, summary)
 
@@ -170,7 +189,7 @@ def build_graph(
 
     mark = time.perf_counter()
     report("resolve", 0, 1)
-    from skillbox.graph.graphio import links_from_edges, render, write_graph
+    from skillbox.graph.graphio import links_from_edges, write_graph
     from skillbox.graph.resolve import resolve
 
     nodes, edges, stats = resolve(records)
@@ -179,7 +198,7 @@ def build_graph(
 
     mark = time.perf_counter()
     report("write", 0, 1)
-    write_graph(graph_path, render(nodes, links))
+    write_graph(graph_path, nodes, links)
     seconds["write"] = time.perf_counter() - mark
 
     summary = _summary(root, out, graph_path, records, nodes, links, skipped, stats)
@@ -197,8 +216,8 @@ def build_graph(
             "summary": {k: v for k, v in summary.items() if k not in ("seconds", "cache")},
         }
     )
-    if counts["misses"] or force:
-        cache.prune({entry[2] for entry in new_files.values()})
+    if entries.keys() != pack.keys() or counts["corrupt"]:
+        cache.save_pack(entries)
     return BuildResult(root, out, graph_path, summary, nodes, links)
 
 
@@ -224,7 +243,7 @@ def _graph_intact(index: dict, graph_path: Path) -> bool:
     return index.get("graph") == (st.st_size, st.st_mtime_ns)
 
 
-def _extract(root: Path, cache: RecordCache, todo, use_cache: bool, jobs: int | None, report: Progress):
+def _extract(root: Path, known: frozenset[str], todo, jobs: int | None, report: Progress):
     from skillbox.graph.worker import extract_batch
 
     if not todo:
@@ -232,7 +251,7 @@ def _extract(root: Path, cache: RecordCache, todo, use_cache: bool, jobs: int | 
     total = len(todo)
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     if workers <= 1 or total < POOL_MIN_FILES:
-        out = extract_batch(str(root), str(cache.directory), use_cache, todo)
+        out = extract_batch(str(root), known, todo)
         report("extract", total, total)
         return out
     # Big files first so no worker is left with the longest one at the end.
@@ -244,7 +263,7 @@ def _extract(root: Path, cache: RecordCache, todo, use_cache: bool, jobs: int | 
 
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     with ProcessPoolExecutor(max_workers=min(workers, len(batches)), mp_context=context) as pool:
-        futures = [pool.submit(extract_batch, str(root), str(cache.directory), use_cache, batch) for batch in batches]
+        futures = [pool.submit(extract_batch, str(root), known, batch) for batch in batches]
         for future in futures:
             out.extend(future.result())
             report("extract", len(out), total)

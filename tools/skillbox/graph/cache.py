@@ -1,9 +1,11 @@
-"""The per-file record cache and the stat index behind incremental builds.
+"""The record cache and the stat index behind incremental builds.
 
 - Records are stored by *content*: key = hash(file bytes) + the language's epoch (extractor version, grammar
-  version, query file, hook source). Changing a query file invalidates exactly that language's entries.
-- Every entry carries a checksum of its payload; an entry that does not verify is deleted and rebuilt, never
-  trusted.
+  version, query file, hook source, Python version). Changing a query file invalidates exactly that language.
+- All entries live in one pack file (`cache/records.bin`), rewritten whole after a build that changed anything:
+  creating thousands of small files cost more than parsing them. Each entry is sealed with its own checksum; an
+  entry that does not verify is discarded and its file re-extracted, never trusted. A pack that cannot be read at
+  all is treated as empty (a full rebuild, still correct).
 - The stat index maps path -> (size, mtime_ns, key) so an unchanged file is not even read. Files modified within
   `RACY_NS` of the index write are re-hashed anyway (the "racy git" problem: same size, same mtime tick).
 """
@@ -12,18 +14,19 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import marshal
 import os
-import pickle
 import sys
 from functools import cache
 from pathlib import Path
 
 from skillbox.graph.records import EXTRACTOR_VERSION
 
-MAGIC = b"SBXR1"
+MAGIC = b"SBXR2"
 DIGEST = 16
 RACY_NS = 2_000_000_000
-INDEX_NAME = "index.pkl"
+INDEX_NAME = "index.bin"
+PACK_NAME = "records.bin"
 
 
 def content_key(data: bytes) -> str:
@@ -56,7 +59,9 @@ def language_epoch(lang: str) -> str:
 
 
 def seal(obj) -> bytes:
-    payload = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    # marshal: plain tuples/dicts only and the fastest to load; its format is tied to the Python version, which
+    # is part of every language epoch.
+    payload = marshal.dumps(obj)
     return MAGIC + hashlib.blake2b(payload, digest_size=DIGEST).digest() + payload
 
 
@@ -68,7 +73,7 @@ def unseal(blob: bytes):
     payload = blob[head + DIGEST :]
     if hashlib.blake2b(payload, digest_size=DIGEST).digest() != blob[head : head + DIGEST]:
         raise ValueError("checksum mismatch")
-    return pickle.loads(payload)
+    return marshal.loads(payload)
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -86,36 +91,44 @@ def write_atomic(path: Path, data: bytes) -> None:
 class RecordCache:
     def __init__(self, directory: Path):
         self.directory = directory
-        self.records_dir = directory / "records"
+        self.pack_path = directory / PACK_NAME
+        self._pack: dict[str, bytes] | None = None
 
     def prepare(self) -> None:
-        self.records_dir.mkdir(parents=True, exist_ok=True)
+        self.directory.mkdir(parents=True, exist_ok=True)
         ignore = self.directory / ".gitignore"
         if not ignore.exists():
             ignore.write_text("# skillbox graph cache: rebuilt on demand, never committed\n*\n")
 
-    def entry_path(self, key: str) -> Path:
-        return self.records_dir / key[:2] / f"{key}.bin"
+    def pack(self) -> dict[str, bytes]:
+        if self._pack is None:
+            try:
+                self._pack = marshal.loads(self.pack_path.read_bytes())
+                if not isinstance(self._pack, dict):
+                    self._pack = {}
+            except Exception:  # missing, truncated, foreign: start empty
+                self._pack = {}
+        return self._pack
 
     def load(self, key: str):
-        """(found, value): a verified entry, or (False, None); a corrupt entry is deleted."""
-        path = self.entry_path(key)
-        try:
-            blob = path.read_bytes()
-        except OSError:
+        """(found, value): a verified entry, or (False, None) / (False, "corrupt"); corrupt entries are dropped."""
+        blob = self.pack().get(key)
+        if blob is None:
             return False, None
         try:
-            value = unseal(blob)
+            return True, unseal(blob)
         except Exception:
-            with contextlib.suppress(OSError):
-                path.unlink()
+            del self._pack[key]
             return False, "corrupt"
-        return True, value
 
-    def store(self, key: str, value) -> None:
-        path = self.entry_path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, seal(value))
+    def sealed(self, key: str) -> bytes | None:
+        return self.pack().get(key)
+
+    def save_pack(self, entries: dict[str, bytes]) -> None:
+        """Replace the pack with exactly `entries`: files no longer in the tree leave the cache with it."""
+        self.prepare()
+        write_atomic(self.pack_path, marshal.dumps(entries))
+        self._pack = entries
 
     def load_index(self) -> dict | None:
         try:
@@ -126,20 +139,3 @@ class RecordCache:
     def save_index(self, index: dict) -> None:
         self.prepare()
         write_atomic(self.directory / INDEX_NAME, seal(index))
-
-    def prune(self, keep: set[str]) -> int:
-        """Delete entries no current file uses; the cache never grows past the tree it describes."""
-        removed = 0
-        if not self.records_dir.is_dir():
-            return 0
-        for sub in self.records_dir.iterdir():
-            if not sub.is_dir():
-                continue
-            for entry in sub.iterdir():
-                if entry.name.endswith(".bin") and entry.name[:-4] not in keep:
-                    try:
-                        entry.unlink()
-                        removed += 1
-                    except OSError:
-                        pass
-        return removed

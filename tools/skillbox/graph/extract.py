@@ -19,6 +19,14 @@ NOTE_RE = re.compile(r"^\W*(NOTE|WHY|HACK)\b\s*(?:\([^)]*\))?\s*[:\-]?\s*(.*)", 
 SIMPLE_RECEIVER = re.compile(r"^[A-Za-z_$@][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*(?:\(\))?$")
 COMMENT_MARKS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|///?|//!|#|--\[?\[?|;+)\s?", re.M)
 DOC_LIMIT = 400
+_OUTER: dict[str, dict[int, str]] = {}  # language -> pattern index -> its outer capture name
+
+
+def _outer_key(caps) -> str:
+    for key in caps:
+        if key.startswith(("definition.", "reference.")) or key in ("import", "comment"):
+            return key
+    raise ValueError(f"query pattern without an outer capture: {sorted(caps)}")
 
 
 def extract_source(data: bytes, spec: LanguageSpec) -> FileRecord:
@@ -32,63 +40,64 @@ def extract_source(data: bytes, spec: LanguageSpec) -> FileRecord:
     others: list[tuple[int, str, tuple]] = []  # (position, what, payload)
     comments: dict[int, tuple[int, str]] = {}  # end line -> (start line, text), for comment docs
 
-    for _, caps in ts.run_query(ts.query(spec), root):
-        for key, nodes in caps.items():
-            outer = nodes[0]
-            if key.startswith("definition."):
-                name_nodes = caps.get("name")
-                if not name_nodes:
-                    break
-                start = outer.start_byte
-                parent = outer.parent
-                if parent is not None and parent.type in wrappers:
-                    start = parent.start_byte
-                doc_nodes = caps.get("doc")
-                doc = clean_docstring(_text(doc_nodes[0])) if doc_nodes else None
-                raw_defs.append(
-                    (
-                        start,
-                        outer.end_byte,
-                        key[11:],
-                        _text(name_nodes[0]),
-                        outer.start_point[0] + 1,
-                        outer.end_point[0] + 1,
-                        doc,
-                    )
+    outer_of = _OUTER.setdefault(spec.name, {})
+    for pattern, caps in ts.run_query(ts.query(spec), root):
+        key = outer_of.get(pattern)
+        if key is None:
+            key = outer_of[pattern] = _outer_key(caps)
+        outer = caps[key][0]
+        kind = key[0]
+        if kind == "d":  # definition.<kind>
+            name_nodes = caps.get("name")
+            if not name_nodes:
+                continue
+            start = outer.start_byte
+            parent = outer.parent
+            if wrappers and parent is not None and parent.type in wrappers:
+                start = parent.start_byte
+            doc_nodes = caps.get("doc")
+            raw_defs.append(
+                (
+                    start,
+                    outer.end_byte,
+                    key[11:],
+                    name_nodes[0].text.decode("utf-8", "replace"),
+                    outer.start_point[0] + 1,
+                    outer.end_point[0] + 1,
+                    clean_docstring(_text(doc_nodes[0])) if doc_nodes else None,
                 )
-                break
-            if key.startswith("reference."):
-                name_nodes = caps.get("name")
-                if not name_nodes:
-                    break
-                name_node = name_nodes[0]
-                receiver_nodes = caps.get("receiver")
-                receiver = None
-                if receiver_nodes:
-                    receiver = "".join(_text(receiver_nodes[0]).split())
+            )
+        elif kind == "r":  # reference.<relation>
+            name_nodes = caps.get("name")
+            if not name_nodes:
+                continue
+            name_node = name_nodes[0]
+            receiver_nodes = caps.get("receiver")
+            receiver = None
+            if receiver_nodes:
+                receiver = receiver_nodes[0].text.decode("utf-8", "replace")
+                if len(receiver) > 80 or not SIMPLE_RECEIVER.match(receiver):
+                    receiver = "".join(receiver.split())
                     if len(receiver) > 80 or not SIMPLE_RECEIVER.match(receiver):
                         receiver = "?"
-                others.append(
-                    (
-                        name_node.start_byte,
-                        "ref",
-                        (key[10:], _text(name_node), receiver, name_node.start_point[0] + 1),
-                    )
+            others.append(
+                (
+                    name_node.start_byte,
+                    "ref",
+                    (key[10:], name_node.text.decode("utf-8", "replace"), receiver, name_node.start_point[0] + 1),
                 )
-                break
-            if key == "import":
-                parsed = hook.parse_import(outer) if hook is not None else _generic_import(caps)
-                for item in parsed:
-                    others.append((outer.start_byte, "import", (*item, outer.start_point[0] + 1)))
-                break
-            if key == "comment":
-                text = _text(outer)
-                start_line = outer.start_point[0] + 1
-                comments[outer.end_point[0] + 1] = (start_line, text)
-                match = NOTE_RE.match(text)
-                if match and match.group(2).strip():
-                    others.append((outer.start_byte, "note", (f"{match.group(1)}: {_squash(match.group(2))}",)))
-                break
+            )
+        elif kind == "i":  # import
+            parsed = hook.parse_import(outer) if hook is not None else _generic_import(caps)
+            line = outer.start_point[0] + 1
+            for item in parsed:
+                others.append((outer.start_byte, "import", (*item, line)))
+        else:  # comment
+            text = _text(outer)
+            comments[outer.end_point[0] + 1] = (outer.start_point[0] + 1, text)
+            match = NOTE_RE.match(text)
+            if match and match.group(2).strip():
+                others.append((outer.start_byte, "note", (f"{match.group(1)}: {_squash(match.group(2))}",)))
 
     raw_defs.sort(key=lambda d: (d[0], -d[1]))
     others.sort(key=lambda o: o[0])

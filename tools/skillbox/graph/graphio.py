@@ -7,9 +7,10 @@ a temporary name in the same folder and renamed into place: a crash or Ctrl-C le
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 from pathlib import Path
+
+import orjson
 
 SCHEMA = "skillbox.graph/1"
 
@@ -36,22 +37,35 @@ def links_from_edges(edges: list[tuple]) -> list[dict]:
     return links
 
 
+def _chunks(nodes: list[dict], links: list[dict]):
+    # orjson: the stdlib encoder spent ~1 s per 200k items on Django, most of an incremental build's budget.
+    # Items are written as they are encoded: holding 200k encoded items at once cost ~700 MB.
+    dumps = orjson.dumps
+    yield b'{"directed":true,"multigraph":true,"graph":{"schema":"' + SCHEMA.encode() + b'"},\n"nodes":['
+    sep = b"\n"
+    for node in nodes:
+        yield sep + dumps(node)
+        sep = b",\n"
+    yield b'\n],\n"links":['
+    sep = b"\n"
+    for link in links:
+        yield sep + dumps(link)
+        sep = b",\n"
+    yield b"\n]}\n"
+
+
 def render(nodes: list[dict], links: list[dict]) -> bytes:
-    dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=False).encode
-    parts = ['{"directed":true,"multigraph":true,"graph":{"schema":"', SCHEMA, '"},\n"nodes":[\n']
-    parts.append(",\n".join(dumps(n) for n in nodes))
-    parts.append('\n],\n"links":[\n')
-    parts.append(",\n".join(dumps(link) for link in links))
-    parts.append("\n]}\n")
-    return "".join(parts).encode("utf-8")
+    return b"".join(_chunks(nodes, links))
 
 
-def write_graph(path: Path, data: bytes) -> None:
+def write_graph(path: Path, nodes: list[dict], links: list[dict]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        with open(tmp, "wb") as handle:
-            handle.write(data)
+        with open(tmp, "wb", buffering=1 << 20) as handle:
+            write = handle.write
+            for chunk in _chunks(nodes, links):
+                write(chunk)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
@@ -62,8 +76,7 @@ def write_graph(path: Path, data: bytes) -> None:
 
 
 def load_data(path: Path) -> dict:
-    with open(path, encoding="utf-8") as handle:
-        return json.load(handle)
+    return orjson.loads(Path(path).read_bytes())
 
 
 def to_networkx(data: dict):

@@ -73,9 +73,9 @@ def language_of(rel: str) -> str | None:
     return spec.name if spec else None
 
 
-def _load_spec(directory: str) -> pathspec.GitIgnoreSpec | None:
+def _load_spec(directory: str, present: list[str]) -> pathspec.GitIgnoreSpec | None:
     lines: list[str] = []
-    for name in IGNORE_FILES:
+    for name in present:
         try:
             with open(os.path.join(directory, name), encoding="utf-8", errors="replace") as handle:
                 lines.extend(handle.read().splitlines())
@@ -99,7 +99,13 @@ def _ignored(specs: list[tuple[str, pathspec.GitIgnoreSpec]], rel: str, is_dir: 
 def walk_tree(root: Path, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[Path, ...] = ()) -> WalkResult:
     result = WalkResult()
     root_str = os.path.abspath(root)
-    excluded = {os.path.realpath(p) for p in exclude}
+    excluded = set()
+    for path in exclude:
+        try:
+            st = os.stat(path)
+            excluded.add((st.st_dev, st.st_ino))
+        except OSError:
+            pass
     visited: set[tuple[int, int]] = set()
     root_specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []
     info_exclude = _load_info_exclude(root_str)
@@ -113,18 +119,20 @@ def walk_tree(root: Path, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[Pat
             result.skip("unreadable", rel_dir or ".")
             return
         key = (st.st_dev, st.st_ino)
-        if key in visited:
-            return  # a symlink loop or a second link to the same folder
+        if key in visited or key in excluded:
+            return  # a symlink loop, a second link to the same folder, or the output folder
         visited.add(key)
-        own = _load_spec(abs_dir)
-        if own is not None:
-            specs = [*specs, (rel_dir, own)]
         try:
             with os.scandir(abs_dir) as it:
                 entries = sorted(it, key=lambda e: e.name)
         except OSError:
             result.skip("unreadable", rel_dir or ".")
             return
+        present = [e.name for e in entries if e.name in IGNORE_FILES]
+        if present:
+            own = _load_spec(abs_dir, present)
+            if own is not None:
+                specs = [*specs, (rel_dir, own)]
         for entry in entries:
             name = entry.name
             rel = f"{rel_dir}/{name}" if rel_dir else name
@@ -137,8 +145,6 @@ def walk_tree(root: Path, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[Pat
                     linked.append((entry.path, rel, specs))
                     continue
                 if name in NOISE_DIRS or _ignored(specs, rel, True):
-                    continue
-                if os.path.realpath(entry.path) in excluded:
                     continue
                 if name in VENDORED_DIRS:
                     result.skip("vendored", rel + "/")
@@ -174,8 +180,6 @@ def walk_tree(root: Path, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[Pat
         abs_dir, rel, specs = linked.pop(0)
         name = rel.rsplit("/", 1)[-1]
         if name in NOISE_DIRS or name in VENDORED_DIRS or _ignored(specs, rel, True):
-            continue
-        if os.path.realpath(abs_dir) in excluded:
             continue
         visit(abs_dir, rel, specs)
     result.files.sort()

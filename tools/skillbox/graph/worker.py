@@ -1,16 +1,16 @@
 """Extraction of one batch of files, run in a worker process (or in-process for a handful of files).
 
-A worker reads, hashes, consults the cache by content key, extracts on a miss and stores the entry itself, so
-the parent process never touches file contents and only receives compact records.
+A worker reads, hashes and extracts; it returns each record already sealed for the cache pack (bytes pickle
+cheaply across the process boundary, and the parent stores them without re-serialising). Trees never leave it.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 
-from skillbox.graph.cache import RecordCache, content_key, language_epoch
+from skillbox.graph.cache import content_key, language_epoch, seal
+from skillbox.graph.records import to_plain
 
 BINARY_PROBE = 8192
 # A comment near the top that says so: Go's "Code generated ... DO NOT EDIT.", "@generated", "auto-generated".
@@ -54,27 +54,23 @@ def extract_bytes(data: bytes, lang: str):
     return record, None
 
 
-def extract_batch(root: str, cache_dir: str, use_cache: bool, batch: list[tuple[str, str]]) -> list[tuple]:
-    """[(rel, lang)] -> [(rel, key, record, skip_reason, cache_state)]; cache_state: hit | miss | corrupt."""
-    cache = RecordCache(Path(cache_dir))
+def extract_batch(root: str, known: dict[str, bytes], batch: list[tuple[str, str]]) -> list[tuple]:
+    """[(rel, lang)] -> [(rel, key, sealed entry or None)]; `known` maps keys the cache already holds to None.
+
+    A file whose content key is already cached (a touched file, a copy of another file) is not re-extracted.
+    """
     out = []
     for rel, lang in batch:
         try:
             with open(os.path.join(root, rel), "rb") as handle:
                 data = handle.read()
         except OSError:
-            out.append((rel, None, None, "unreadable", "miss"))
+            out.append((rel, None, None))
             continue
         key = f"{content_key(data)}-{language_epoch(lang)}"
-        state = "miss"
-        if use_cache:
-            found, value = cache.load(key)
-            if found:
-                out.append((rel, key, value[0], value[1], "hit"))
-                continue
-            if value == "corrupt":
-                state = "corrupt"
+        if key in known:
+            out.append((rel, key, None))
+            continue
         record, reason = extract_bytes(data, lang)
-        cache.store(key, (record, reason))
-        out.append((rel, key, record, reason, state))
+        out.append((rel, key, seal((to_plain(record), reason))))
     return out

@@ -32,4 +32,5 @@
 (import_statement) @import
 (import_from_statement) @import
 
-(comment) @comment
+; Only the comments that explain why (docstrings carry the rest).
+((comment) @comment (#match? @comment "^#+\\s*(NOTE|WHY|HACK)\\b"))
