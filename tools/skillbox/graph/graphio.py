@@ -16,20 +16,20 @@ SCHEMA = "skillbox.graph/1"
 
 
 def links_from_edges(edges: list[tuple]) -> list[dict]:
-    """Edge tuples -> link dicts in a total, content-defined order, with per-pair multigraph keys."""
-    ordered = sorted(set(edges), key=lambda e: (e[0], e[1], e[2], e[6] or 0, e[3], e[7] or "", e[5] or "", e[4]))
+    """Edge tuples (source, target, relation, line, confidence, context, file, score) -> link dicts, in a total
+    content-defined order, with per-pair multigraph keys."""
     links = []
     previous = None
     key = 0
-    for source, target, relation, confidence, score, file, line, context in ordered:
+    for source, target, relation, line, confidence, context, file, score in sorted(set(edges)):
         pair = (source, target)
         key = key + 1 if pair == previous else 0
         previous = pair
         link = {"source": source, "target": target, "key": key, "relation": relation, "confidence": confidence}
         link["score"] = score
-        if file is not None:
+        if file:
             link["file"] = file
-        if line is not None:
+        if line:
             link["line"] = line
         if context:
             link["context"] = context

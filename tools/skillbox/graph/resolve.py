@@ -57,6 +57,9 @@ class Resolver:
 
     # ---- assembly --------------------------------------------------------------------------------------------
 
+    # Edges are tuples (source, target, relation, line, confidence, context, file, score): plain tuple order is
+    # the graph.json order, so sorting needs no key function.
+
     def run(self) -> tuple[list[dict], list[tuple]]:
         paths = sorted(self.records)
         for path in paths:
@@ -101,7 +104,7 @@ class Resolver:
                 node["notes"] = list(d.notes)
             self.nodes[node_id] = node
             parent_id = ids[d.parent] if d.parent >= 0 else path
-            self.edges.append((parent_id, node_id, "contains", EXTRACTED, 1.0, path, d.line, None))
+            self.edges.append((parent_id, node_id, "contains", d.line, EXTRACTED, "", path, 1.0))
             if d.parent < 0 and d.kind in CALLABLE_KINDS:
                 self.top_names[(group, d.name)].append((path, index))
             elif d.kind == "method":
@@ -122,7 +125,7 @@ class Resolver:
         def edge(target_id: str, line: int) -> None:
             if (target_id, line) not in seen and target_id != path:
                 seen.add((target_id, line))
-                self.edges.append((path, target_id, "imports", EXTRACTED, 1.0, path, line, None))
+                self.edges.append((path, target_id, "imports", line, EXTRACTED, "", path, 1.0))
 
         for imp in rec.imports:
             if lang == "python":
@@ -387,8 +390,8 @@ class Resolver:
                 if edge_key in seen:
                     continue
                 seen.add(edge_key)
-                context = ref.relation if relation == "references" else None
-                self.edges.append((source, target_id, relation, confidence, score, path, ref.line, context))
+                context = ref.relation if relation == "references" else ""
+                self.edges.append((source, target_id, relation, ref.line, confidence, context, path, score))
                 if inherits and ref.scope >= 0:
                     self.bases.setdefault((path, ref.scope), []).append((target[1], target[2]))
 
