@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -54,3 +58,25 @@ def project(tmp_path):
 
 def read_graph(out: Path) -> Graph:
     return Graph(out / "graph.json")
+
+
+FLASK = "flask==3.1.3"
+CACHE = Path(os.environ.get("SKILLBOX_TEST_CACHE", Path.home() / ".cache" / "skillbox-tests"))
+
+
+@pytest.fixture(scope="session")
+def flask_tree(tmp_path_factory) -> Path:
+    """The pinned Flask sdist, downloaded once into a cache outside the repository and unpacked per session."""
+    dl = CACHE / "sdists"
+    dl.mkdir(parents=True, exist_ok=True)
+    found = sorted(dl.glob("flask-3.1.3.tar.gz"))
+    if not found:
+        cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:", FLASK, "-d", str(dl)]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        found = sorted(dl.glob("flask-3.1.3.tar.gz"))
+        if proc.returncode != 0 or not found:
+            pytest.fail(f"could not download the {FLASK} sdist: {proc.stderr.strip()[-300:]}")
+    target = tmp_path_factory.mktemp("flask")
+    with tarfile.open(found[0]) as archive:
+        archive.extractall(target, filter="data")
+    return target / "flask-3.1.3"

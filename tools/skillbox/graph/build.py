@@ -122,6 +122,7 @@ def build_graph(
             plain, reason = unseal(blob)
         except Exception:
             counts["corrupt"] += 1
+            pack.pop(key, None)  # never offered again: the file is re-extracted
             return False
         entries[key] = blob
         results[rel] = (key, from_plain(plain), reason)
@@ -216,7 +217,7 @@ def build_graph(
             "summary": {k: v for k, v in summary.items() if k not in ("seconds", "cache")},
         }
     )
-    if entries.keys() != pack.keys() or counts["corrupt"]:
+    if counts["corrupt"] or entries.keys() != pack.keys():
         cache.save_pack(entries)
     return BuildResult(root, out, graph_path, summary, nodes, links)
 
