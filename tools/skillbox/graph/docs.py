@@ -169,7 +169,7 @@ def extract_rst(data: bytes) -> FileRecord:
             if "<" in target and target.endswith(">"):
                 target = target[target.rindex("<") + 1 : -1]
             if role == "doc":
-                links.append(DocLink(target + ".rst", number, outline.current))
+                links.append(DocLink(target, number, outline.current))  # Sphinx adds the suffix
             elif role != "ref":
                 name = _mention(target)
                 if name:

@@ -53,6 +53,9 @@ class Resolver:
         self.bases: dict[tuple[str, int], list[tuple[str, int]]] = {}
         self.dir_files: dict[str, list[str]] = defaultdict(list)
         self._attr_memo: dict[tuple[str, str], tuple | None] = {}
+        self.qualnames: dict[str, list[tuple[str, int]]] = defaultdict(list)
+        self.mention_names: dict[str, list[tuple[str, int]]] = defaultdict(list)
+        self.heading_ids: dict[str, list[str]] = {}
         self.stats = {"unresolved_imports": 0, "unresolved_refs": 0}
 
     # ---- assembly --------------------------------------------------------------------------------------------
@@ -73,6 +76,10 @@ class Resolver:
             self._add_refs(path, self.records[path], inherits=True)
         for path in paths:
             self._add_refs(path, self.records[path], inherits=False)
+        for path in paths:
+            rec = self.records[path]
+            if rec.links or rec.mentions:
+                self._add_doc_edges(path, rec)
         return [self.nodes[k] for k in sorted(self.nodes)], self.edges
 
     def _add_file(self, path: str, rec: FileRecord) -> None:
@@ -107,10 +114,104 @@ class Resolver:
             self.edges.append((parent_id, node_id, "contains", d.line, EXTRACTED, "", path, 1.0))
             if d.parent < 0 and d.kind in CALLABLE_KINDS:
                 self.top_names[(group, d.name)].append((path, index))
+                self.mention_names[d.name].append((path, index))
             elif d.kind == "method":
                 self.method_names[(group, d.name)].append((path, index))
         self.ids[path] = ids
         self.children[path] = children
+        for d_index, d in enumerate(rec.defs):
+            if d.parent >= 0:
+                self.qualnames[d.qualname].append((path, d_index))
+        if rec.headings:
+            self._add_headings(path, rec)
+
+    def _add_headings(self, path: str, rec: FileRecord) -> None:
+        ids = []
+        for h in rec.headings:
+            node_id = f"{path}::#{h.slug}"
+            ids.append(node_id)
+            self.nodes[node_id] = {
+                "id": node_id,
+                "kind": "heading",
+                "name": h.title,
+                "file": path,
+                "line": h.line,
+                "level": h.level,
+            }
+            parent = ids[h.parent] if h.parent >= 0 else path
+            self.edges.append((parent, node_id, "contains", h.line, EXTRACTED, "", path, 1.0))
+        self.heading_ids[path] = ids
+
+    # ---- docs ------------------------------------------------------------------------------------------------
+
+    def _add_doc_edges(self, path: str, rec: FileRecord) -> None:
+        headings = self.heading_ids.get(path, [])
+        seen: set[tuple[str, str, int]] = set()
+
+        def add(heading: int, target: str, relation: str, line: int, confidence: str, score: float, context: str):
+            source = headings[heading] if heading >= 0 else path
+            if (source, target, line) in seen or target == source:
+                return
+            seen.add((source, target, line))
+            self.edges.append((source, target, relation, line, confidence, context, path, score))
+
+        for link in rec.links:
+            target = self._doc_link_target(path, link.target)
+            if target:
+                add(link.heading, target, "references", link.line, INFERRED, 0.9, "link")
+        for mention in rec.mentions:
+            for target, confidence, score in self._mention_targets(mention.text):
+                add(mention.heading, target, "documents", mention.line, confidence, score, "mention")
+
+    def _doc_link_target(self, path: str, target: str) -> str | None:
+        target = target.split("?", 1)[0]
+        file_part, _, anchor = target.partition("#")
+        if not file_part:
+            return None
+        if file_part.startswith("/"):
+            candidate = posixpath.normpath(file_part.lstrip("/"))
+        else:
+            candidate = posixpath.normpath(posixpath.join(posixpath.dirname(path), file_part))
+        if candidate not in self.files:
+            candidate = self._with_extensions(candidate, (".rst", ".md")) or candidate
+        if candidate not in self.files:
+            found = self._suffix_match(file_part.lstrip("./"), (".md", ".rst"))
+            if found is None:
+                return None
+            candidate = found
+        if anchor:
+            heading = f"{candidate}::#{anchor.lower()}"
+            if heading in self.nodes:
+                return heading
+        return candidate
+
+    def _mention_targets(self, text: str) -> list[tuple[str, str, float]]:
+        if text in self.files:
+            return [(text, INFERRED, 0.9)]
+        dotted = text.replace("::", ".")
+        if "." in dotted:
+            parts = dotted.split(".")
+            for cut in range(len(parts) - 1, 0, -1):
+                module = ".".join(parts[:cut])
+                files = self.py_modules.get(module)
+                if files and len(files) == 1:
+                    target: tuple | None = ("module", files[0])
+                    for part in parts[cut:]:
+                        target = self._attribute(target, part) if target else None
+                    if target and target[0] == "def":
+                        return [(self.ids[target[1]][target[2]], INFERRED, 0.9)]
+                    break
+            for key in (dotted, ".".join(parts[-2:])):
+                hits = self.qualnames.get(key, ())
+                if len(hits) == 1:
+                    return [(self.ids[hits[0][0]][hits[0][1]], INFERRED, 0.8)]
+            return []
+        hits = self.mention_names.get(text, ())
+        if len(hits) == 1:
+            return [(self.ids[hits[0][0]][hits[0][1]], INFERRED, 0.7)]
+        if 1 < len(hits) <= MAX_AMBIGUOUS:
+            return [(self.ids[p][i], AMBIGUOUS, 0.3) for p, i in sorted(hits)]
+        return []
 
     # ---- imports ---------------------------------------------------------------------------------------------
 
