@@ -43,7 +43,7 @@ def language_epoch(lang: str) -> str:
     h = hashlib.blake2b(digest_size=8)
     h.update(f"{EXTRACTOR_VERSION}|{sys.version_info[0]}.{sys.version_info[1]}|{lang}".encode())
     here = Path(__file__).resolve().parent
-    for module in ("extract.py", "records.py", "docs.py"):
+    for module in ("extract.py", "records.py", "docs.py", "ts.py"):
         with contextlib.suppress(OSError):
             h.update((here / module).read_bytes())
     spec = by_name().get(lang)

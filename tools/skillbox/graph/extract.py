@@ -14,10 +14,10 @@ from skillbox.graph import ts
 from skillbox.graph.languages import LanguageSpec
 from skillbox.graph.records import Def, FileRecord, ImportRec, Ref
 
-CLASS_LIKE = frozenset({"class", "interface", "type"})
+CLASS_LIKE = frozenset({"class", "interface", "type", "impl"})
 NOTE_RE = re.compile(r"^\W*(NOTE|WHY|HACK)\b\s*(?:\([^)]*\))?\s*[:\-]?\s*(.*)", re.S)
 SIMPLE_RECEIVER = re.compile(r"^[A-Za-z_$@][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*(?:\(\))?$")
-COMMENT_MARKS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|///?|//!|#|--\[?\[?|;+)\s?", re.M)
+COMMENT_MARKS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|//[/!]?|#|--\[?\[?|;+)\s?", re.M)
 DOC_LIMIT = 400
 _OUTER: dict[str, dict[int, str]] = {}  # language -> pattern index -> its outer capture name
 
@@ -34,6 +34,7 @@ def extract_source(data: bytes, spec: LanguageSpec) -> FileRecord:
     root = tree.root_node
     errors = count_errors(root) if root.has_error else 0
     hook = spec.hook()
+    parse_import = getattr(hook, "parse_import", None)
     wrappers = spec.def_wrappers
 
     raw_defs: list[tuple[int, int, str, str, int, int, str | None]] = []
@@ -56,6 +57,7 @@ def extract_source(data: bytes, spec: LanguageSpec) -> FileRecord:
             if wrappers and parent is not None and parent.type in wrappers:
                 start = parent.start_byte
             doc_nodes = caps.get("doc")
+            owner_nodes = caps.get("owner")
             raw_defs.append(
                 (
                     start,
@@ -65,6 +67,7 @@ def extract_source(data: bytes, spec: LanguageSpec) -> FileRecord:
                     outer.start_point[0] + 1,
                     outer.end_point[0] + 1,
                     clean_docstring(_text(doc_nodes[0])) if doc_nodes else None,
+                    owner_nodes[0].text.decode("utf-8", "replace") if owner_nodes else None,
                 )
             )
         elif kind == "r":  # reference.<relation>
@@ -88,13 +91,15 @@ def extract_source(data: bytes, spec: LanguageSpec) -> FileRecord:
                 )
             )
         elif kind == "i":  # import
-            parsed = hook.parse_import(outer) if hook is not None else _generic_import(caps)
+            parsed = parse_import(outer) if parse_import is not None else _generic_import(caps)
             line = outer.start_point[0] + 1
             for item in parsed:
                 others.append((outer.start_byte, "import", (*item, line)))
         else:  # comment
             text = _text(outer)
-            comments[outer.end_point[0] + 1] = (outer.start_point[0] + 1, text)
+            end_row, end_col = outer.end_point
+            # A line comment that swallows its newline ends at column 0 of the next row.
+            comments[end_row + 1 if end_col else end_row] = (outer.start_point[0] + 1, text)
             match = NOTE_RE.match(text)
             if match and match.group(2).strip():
                 others.append((outer.start_byte, "note", (f"{match.group(1)}: {_squash(match.group(2))}",)))
@@ -137,9 +142,19 @@ def extract_source(data: bytes, spec: LanguageSpec) -> FileRecord:
 
     defs: list[Def] = []
     qualnames: list[str] = []
-    for index, (_start, _end, kind, name, line, end_line, doc) in enumerate(raw_defs):
+    top_level: dict[str, int] = {}
+    for index, d in enumerate(raw_defs):
+        if parents[index] < 0 and d[2] in CLASS_LIKE:
+            top_level.setdefault(d[3], index)
+    for index, (_start, _end, kind, name, line, end_line, doc, owner) in enumerate(raw_defs):
         parent = parents[index]
-        if parent >= 0:
+        if owner and parent < 0:
+            # Declared outside its type (Go receivers, C++ `T::m`, Lua `M.f`): qualified by the owner's name,
+            # and scoped inside the owner when this file defines it.
+            parent = top_level.get(owner, -1)
+            qualname = f"{owner}.{name}"
+            kind = "method"
+        elif parent >= 0:
             qualname = f"{qualnames[parent]}.{name}"
             if kind == "function" and defs[parent].kind in CLASS_LIKE:
                 kind = "method"
@@ -222,7 +237,7 @@ def _module_doc(root, spec: LanguageSpec, comments) -> str | None:
         ):
             return clean_docstring(_text(first.named_children[0]))
         return None
-    if first.type == "comment" and first.start_point[0] == 0:
+    if "comment" in first.type and first.start_point[0] == 0 and not first.text.startswith(b"#!"):
         text = _squash(_text(first))
         return text or None
     return None

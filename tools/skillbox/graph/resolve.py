@@ -22,7 +22,7 @@ from skillbox.graph.records import FileRecord
 
 EXTRACTED, INFERRED, AMBIGUOUS = "EXTRACTED", "INFERRED", "AMBIGUOUS"
 MAX_AMBIGUOUS = 3
-CLASS_LIKE = frozenset({"class", "interface", "type"})
+CLASS_LIKE = frozenset({"class", "interface", "type", "impl"})
 CALLABLE_KINDS = frozenset({"class", "function", "interface", "type"})
 STDLIB = frozenset(sys.stdlib_module_names)
 REF_RELATION = {
@@ -53,6 +53,8 @@ class Resolver:
         self.bases: dict[tuple[str, int], list[tuple[str, int]]] = {}
         self.dir_files: dict[str, list[str]] = defaultdict(list)
         self._attr_memo: dict[tuple[str, str], tuple | None] = {}
+        self._memo: dict[str, object] = {}
+        self.same_id: dict[tuple[str, int], list[int]] = {}
         self.qualnames: dict[str, list[tuple[str, int]]] = defaultdict(list)
         self.mention_names: dict[str, list[tuple[str, int]]] = defaultdict(list)
         self.heading_ids: dict[str, list[str]] = {}
@@ -93,17 +95,25 @@ class Resolver:
         self.dir_files[posixpath.dirname(path)].append(path)
         spec = self.specs.get(rec.lang)
         group = spec.group if spec else rec.lang
-        ids: list[str] = []
+        ids: list[str] = [f"{path}::{d.qualname}" for d in rec.defs]
         children: dict[int, dict[str, int]] = defaultdict(dict)
-        for index, d in enumerate(rec.defs):
-            node_id = f"{path}::{d.qualname}"
-            ids.append(node_id)
+        by_id: dict[str, list[int]] = {}
+        for index, node_id in enumerate(ids):
+            by_id.setdefault(node_id, []).append(index)
+        # Type definitions before `impl`/extension blocks of the same name: the type is the node.
+        order = sorted(range(len(rec.defs)), key=lambda i: rec.defs[i].kind == "impl")
+        for index in order:
+            d = rec.defs[index]
+            node_id = ids[index]
             siblings = children[d.parent]
-            if d.name not in siblings:
+            if d.name not in siblings or rec.defs[siblings[d.name]].kind == "impl":
                 siblings[d.name] = index
+            if len(by_id[node_id]) > 1:
+                self.same_id[(path, index)] = by_id[node_id]
             if node_id in self.nodes:
-                continue  # a redefinition (property setter, conditional def): the first one is the node
-            node = {"id": node_id, "kind": d.kind, "name": d.name, "file": path, "line": d.line}
+                continue  # a redefinition (property setter, conditional def, impl block): the first is the node
+            kind = "type" if d.kind == "impl" else d.kind
+            node = {"id": node_id, "kind": kind, "name": d.name, "file": path, "line": d.line}
             node["end_line"] = d.end_line
             if d.doc:
                 node["doc"] = d.doc
@@ -112,7 +122,7 @@ class Resolver:
             self.nodes[node_id] = node
             parent_id = ids[d.parent] if d.parent >= 0 else path
             self.edges.append((parent_id, node_id, "contains", d.line, EXTRACTED, "", path, 1.0))
-            if d.parent < 0 and d.kind in CALLABLE_KINDS:
+            if d.parent < 0 and kind in CALLABLE_KINDS:
                 self.top_names[(group, d.name)].append((path, index))
                 self.mention_names[d.name].append((path, index))
             elif d.kind == "method":
@@ -223,10 +233,11 @@ class Resolver:
         lang = rec.lang
         seen: set[tuple[str, int]] = set()
 
-        def edge(target_id: str, line: int) -> None:
+        def edge(target_id: str, line: int, confidence: str = EXTRACTED) -> None:
             if (target_id, line) not in seen and target_id != path:
                 seen.add((target_id, line))
-                self.edges.append((path, target_id, "imports", line, EXTRACTED, "", path, 1.0))
+                score = 1.0 if confidence == EXTRACTED else 0.7
+                self.edges.append((path, target_id, "imports", line, confidence, "", path, score))
 
         for imp in rec.imports:
             if lang == "python":
@@ -311,12 +322,21 @@ class Resolver:
         spec = self.specs.get(lang)
         hook = spec.hook() if spec else None
         resolver = getattr(hook, "resolve_import", None) if hook else None
-        target = resolver(path, imp, self) if resolver else self.path_import(path, imp.module, lang)
+        extra: dict[str, tuple] = {}
+        confidence = EXTRACTED
+        if resolver is not None:
+            resolved = resolver(path, imp, self)
+            target, extra = resolved[0], resolved[1]
+            if len(resolved) > 2:
+                confidence = resolved[2]
+        else:
+            target = self.path_import(path, imp.module, lang)
         if target is None:
             if imp.module.startswith("."):
                 self.stats["unresolved_imports"] += 1
                 return
-            ext = self._external(lang, _package_name(imp.module))
+            namer = getattr(hook, "external_name", None) if hook else None
+            ext = self._external(lang, namer(imp.module) if namer else _package_name(imp.module))
             edge(ext, imp.line)
             for name, alias in imp.names or ():
                 if name != "*":
@@ -324,19 +344,33 @@ class Resolver:
             if imp.alias:
                 scope_bindings[imp.alias] = ("external", ext)
             return
-        edge(target, imp.line)
+        if isinstance(target, tuple):  # ("dir", folder): a package import (Go)
+            for file in sorted(self.dir_files.get(target[1], ())):
+                if self.records[file].lang == lang:
+                    edge(file, imp.line)
+            scope_bindings.update(extra)
+            return
+        edge(target, imp.line, confidence)
+        scope_bindings.update(extra)
         if imp.names:
             for name, alias in imp.names:
                 if name == "*":
                     self.stars[path].append(target)
                 else:
                     scope_bindings[alias or name] = ("symbol", target, name)
-        if imp.alias:
+        if imp.alias and imp.alias not in extra:
             scope_bindings[imp.alias] = ("module", target)
-        if not imp.names and not imp.alias:
+        if not imp.names and not imp.alias and not extra:
             self.visible[path].append(target)
-        if imp.reexport:
-            self.stars[path].append(target) if imp.names is None else None
+
+    def dirs_with(self, lang: str) -> list[str]:
+        key = f"dirs:{lang}"
+        if key not in self._memo:
+            self._memo[key] = sorted({posixpath.dirname(p) for p, rec in self.records.items() if rec.lang == lang})
+        return self._memo[key]
+
+    def suffix_file(self, rel: str, exts) -> str | None:
+        return self._suffix_match(rel, exts)
 
     def path_import(self, path: str, module: str, lang: str, extensions: tuple[str, ...] | None = None) -> str | None:
         """A path-like import: relative to the importer, then as a path suffix anywhere in the repository."""
@@ -417,15 +451,20 @@ class Resolver:
         return binding  # module / external
 
     def member(self, path: str, index: int, name: str, depth: int = 0) -> tuple[tuple | None, bool]:
-        """`Class.name`: (target, inherited?) through the class body, then its resolved bases."""
-        found = self.children.get(path, {}).get(index, {}).get(name)
-        if found is not None:
-            return ("def", path, found), False
+        """`Class.name`: (target, inherited?) through the class body (and `impl`/extension blocks of the same
+        type in the file), then its resolved bases."""
+        group = self.same_id.get((path, index), (index,))
+        children = self.children.get(path, {})
+        for member_of in group:
+            found = children.get(member_of, {}).get(name)
+            if found is not None:
+                return ("def", path, found), False
         if depth < 10:
-            for base_path, base_index in self.bases.get((path, index), ()):
-                target, _ = self.member(base_path, base_index, name, depth + 1)
-                if target is not None:
-                    return target, True
+            for member_of in group:
+                for base_path, base_index in self.bases.get((path, member_of), ()):
+                    target, _ = self.member(base_path, base_index, name, depth + 1)
+                    if target is not None:
+                        return target, True
         return None, False
 
     def lookup(self, path: str, rec: FileRecord, scope: int, name: str, spec, skip_first: bool = False):
@@ -508,11 +547,11 @@ class Resolver:
                 return [(target, EXTRACTED, 1.0)] if target[0] == "def" else []
             if name in spec.builtins:
                 return []
-            return self._guess(path, rec, spec, name, methods=False)
+            return self._guess(path, rec, spec, name, methods=False, scope=scope)
         if receiver in spec.self_words or receiver == "super()":
             cls = self._enclosing_class(rec, scope)
             if cls < 0:
-                return self._guess(path, rec, spec, name, methods=True)
+                return self._guess(path, rec, spec, name, methods=True, scope=scope)
             if receiver == "super()":
                 for base in self.bases.get((path, cls), ()):
                     target, _ = self.member(base[0], base[1], name)
@@ -522,7 +561,7 @@ class Resolver:
             target, inherited = self.member(path, cls, name)
             if target is not None:
                 return [(target, INFERRED, 0.9) if inherited else (target, EXTRACTED, 1.0)]
-            return self._guess(path, rec, spec, name, methods=True)
+            return self._guess(path, rec, spec, name, methods=True, scope=scope)
         if receiver != "?":
             container = self._resolve_dotted(path, rec, spec, scope, receiver, skip_first)
             if container is not None:
@@ -532,7 +571,15 @@ class Resolver:
                 if target is not None:
                     return [(target, EXTRACTED, 1.0)] if target[0] == "def" else []
                 return []
-        return self._guess(path, rec, spec, name, methods=True)
+            if receiver[:1].isupper() and receiver.isidentifier():
+                # `Foo.bar()` with `Foo` visible without an import (same package, included file): a guessed
+                # class, so the member is a guess too.
+                classes = self._guess(path, rec, spec, receiver, methods=False)
+                if len(classes) == 1:
+                    target = self._attribute(classes[0][0], name)
+                    if target is not None and target[0] == "def":
+                        return [(target, INFERRED, min(classes[0][2], 0.8))]
+        return self._guess(path, rec, spec, name, methods=True, scope=scope)
 
     def _enclosing_class(self, rec: FileRecord, scope: int) -> int:
         while scope >= 0:
@@ -558,17 +605,32 @@ class Resolver:
     def _attribute(self, container: tuple, name: str) -> tuple | None:
         if container[0] == "module":
             return self.module_attr(container[1], name)
+        if container[0] == "dir":
+            for file in sorted(self.dir_files.get(container[1], ())):
+                index = self.children.get(file, {}).get(-1, {}).get(name)
+                if index is not None:
+                    return ("def", file, index)
+            return None
         if container[0] == "def":
             d = self.records[container[1]].defs[container[2]]
-            if d.kind in CLASS_LIKE:
+            if d.kind in CLASS_LIKE or d.kind == "module":
                 target, _ = self.member(container[1], container[2], name)
+                if (
+                    target is None
+                    and d.kind == "class"
+                    and name in self.specs[self.records[container[1]].lang].constructors
+                ):
+                    return container  # Ruby `Foo.new`: the class itself
                 return target
         return None
 
-    def _guess(self, path: str, rec: FileRecord, spec, name: str, methods: bool) -> list[tuple]:
+    def _guess(self, path: str, rec: FileRecord, spec, name: str, methods: bool, scope: int = -1) -> list[tuple]:
         group = spec.group
         table = self.method_names if methods else self.top_names
         candidates = table.get((group, name), ())
+        if scope >= 0:
+            # A call by name from inside the only candidate is far likelier another object's method.
+            candidates = [c for c in candidates if c != (path, scope)]
         if not candidates:
             return []
         if spec.package_scope or not methods:

@@ -45,12 +45,16 @@ class LanguageSpec:
     # Language family for heuristic matches: a C call never resolves to a Python function.
     family: str = ""
     builtins: frozenset[str] = field(default_factory=frozenset)
+    # Method names that construct an instance of their receiver class (Ruby `Foo.new`).
+    constructors: tuple[str, ...] = ()
 
     def grammar(self):
         return getattr(importlib.import_module(self.module), self.function)()
 
     def query_text(self) -> str:
-        return (QUERIES / f"{self.query or self.name}.scm").read_text(encoding="utf-8")
+        # "typescript+jsx": query files are concatenated, so shared patterns live in one place.
+        parts = (self.query or self.name).split("+")
+        return "\n".join((QUERIES / f"{part}.scm").read_text(encoding="utf-8") for part in parts)
 
     def hook(self):
         return importlib.import_module(self.hooks) if self.hooks else None
@@ -77,6 +81,57 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
         def_wrappers=("decorated_definition",),
         builtins=_python_builtins(),
     ),
+    LanguageSpec(
+        "javascript",
+        (".js", ".mjs", ".cjs", ".jsx"),
+        "tree_sitter_javascript",
+        query="javascript+jsx",
+        hooks="skillbox.graph.languages.javascript",
+        family="js",
+    ),
+    LanguageSpec(
+        "typescript",
+        (".ts", ".mts", ".cts"),
+        "tree_sitter_typescript",
+        "language_typescript",
+        hooks="skillbox.graph.languages.javascript",
+        family="js",
+    ),
+    LanguageSpec(
+        "tsx",
+        (".tsx",),
+        "tree_sitter_typescript",
+        "language_tsx",
+        query="typescript+jsx",
+        hooks="skillbox.graph.languages.javascript",
+        family="js",
+    ),
+    LanguageSpec("go", (".go",), "tree_sitter_go", hooks="skillbox.graph.languages.go", package_scope=True),
+    LanguageSpec(
+        "rust", (".rs",), "tree_sitter_rust", hooks="skillbox.graph.languages.rust", self_words=("self", "Self")
+    ),
+    LanguageSpec("java", (".java",), "tree_sitter_java", hooks="skillbox.graph.languages.dotted", family="jvm"),
+    LanguageSpec("c", (".c", ".h"), "tree_sitter_c", family="c"),
+    LanguageSpec("cpp", (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++"), "tree_sitter_cpp", family="c"),
+    LanguageSpec("csharp", (".cs",), "tree_sitter_c_sharp", hooks="skillbox.graph.languages.dotted"),
+    LanguageSpec("ruby", (".rb",), "tree_sitter_ruby", self_words=("self",), constructors=("new",)),
+    LanguageSpec(
+        "php",
+        (".php",),
+        "tree_sitter_php",
+        "language_php",
+        hooks="skillbox.graph.languages.dotted",
+        self_words=("$this", "self", "static"),
+    ),
+    LanguageSpec(
+        "kotlin", (".kt", ".kts"), "tree_sitter_kotlin", hooks="skillbox.graph.languages.dotted", family="jvm"
+    ),
+    LanguageSpec("swift", (".swift",), "tree_sitter_swift", self_words=("self",)),
+    LanguageSpec(
+        "scala", (".scala", ".sc"), "tree_sitter_scala", hooks="skillbox.graph.languages.dotted", family="jvm"
+    ),
+    LanguageSpec("lua", (".lua",), "tree_sitter_lua", self_words=("self",)),
+    LanguageSpec("bash", (".sh", ".bash"), "tree_sitter_bash"),
 )
 
 
