@@ -12,7 +12,6 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -260,7 +259,9 @@ def _extract(root: Path, known: frozenset[str], todo, jobs: int | None, report: 
     ordered = sorted(todo, key=lambda item: -sizes[item[0]])
     batches = [ordered[i : i + BATCH_FILES] for i in range(0, total, BATCH_FILES)]
     out = []
+    # Imported here: the no-change path must not pay ~0.1 s for the process-pool machinery.
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
 
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     with ProcessPoolExecutor(max_workers=min(workers, len(batches)), mp_context=context) as pool:

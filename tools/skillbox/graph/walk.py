@@ -13,10 +13,12 @@ import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from skillbox.graph.languages import for_path
+
+if TYPE_CHECKING:
+    import pathspec
 
 DOC_EXTENSIONS = {".md": "markdown", ".markdown": "markdown", ".rst": "rst"}
 IGNORE_FILES = (".gitignore", ".skillboxignore")
@@ -81,7 +83,13 @@ def _load_spec(directory: str, present: list[str]) -> pathspec.GitIgnoreSpec | N
                 lines.extend(handle.read().splitlines())
         except OSError:
             continue
-    return pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
+    return _compile(lines) if lines else None
+
+
+def _compile(lines: list[str]) -> pathspec.GitIgnoreSpec:
+    import pathspec  # only when a tree has ignore files: it is most of the no-change build's import time
+
+    return pathspec.GitIgnoreSpec.from_lines(lines)
 
 
 def _ignored(specs: list[tuple[str, pathspec.GitIgnoreSpec]], rel: str, is_dir: bool) -> bool:
@@ -194,4 +202,4 @@ def _load_info_exclude(root: str) -> pathspec.GitIgnoreSpec | None:
             lines = handle.read().splitlines()
     except OSError:
         return None
-    return pathspec.GitIgnoreSpec.from_lines(lines) if any(line.strip() for line in lines) else None
+    return _compile(lines) if any(line.strip() for line in lines) else None
