@@ -166,3 +166,19 @@ def test_edit_on_real_tree_equals_cold(flask_tree, tmp_path):
     result = build_graph(root)
     assert result.summary["cache"]["misses"] == 1
     assert (root / "skillbox-out" / "graph.json").read_bytes() == cold_bytes(root, tmp_path)
+
+
+def test_body_edit_resolves_only_that_file_and_still_equals_cold(flask_tree, tmp_path):
+    root = tmp_path / "flask"
+    shutil.copytree(flask_tree, root)
+    age(root)
+    build_graph(root)
+    helpers = root / "src" / "flask" / "helpers.py"
+    text = helpers.read_text()
+    # A body edit: new calls and shifted lines, same definitions and imports.
+    helpers.write_text(text.replace("def url_for(", "# moved down a line\ndef url_for(", 1) + "\n# trailing note\n")
+    assert "def get_debug_flag(" in text
+    result = build_graph(root)
+    assert result.summary["cache"]["misses"] == 1
+    assert result.summary["resolved_again"] == 1
+    assert (root / "skillbox-out" / "graph.json").read_bytes() == cold_bytes(root, tmp_path)

@@ -31,7 +31,7 @@ Progress = Callable[[str, int, int], None]
 
 @dataclass
 class BuildResult:
-    """What a build produced. `nodes`/`links` are empty when the graph was already up to date (not re-read)."""
+    """What a build produced; `data()`/`graph()` read graph.json (the build streams it, holding no dicts)."""
 
     root: Path
     out_dir: Path
@@ -189,19 +189,38 @@ def build_graph(
 
     mark = time.perf_counter()
     report("resolve", 0, 1)
-    from skillbox.graph.graphio import links_from_edges, write_graph
+    from skillbox.graph.graphio import file_chunk, write_chunks
     from skillbox.graph.resolve import resolve
 
-    nodes, edges, stats = resolve(records)
-    links = links_from_edges(edges)
+    # Blocks of graph.json from the previous build stay valid while no file's interface changed: then only the
+    # changed files' references are resolved again.
+    digest = _interface_digest(records)
+    previous_blocks = {} if force else cache.load_blocks(digest)
+    keys = {rel: results[rel][0] for rel in records}
+    reuse = frozenset(rel for rel, block in previous_blocks.items() if rel in keys and block[0] == keys[rel])
+    resolver = resolve(records, reuse)
+    blocks = {}
+    for rel in sorted(records):
+        if rel in reuse:
+            blocks[rel] = previous_blocks[rel]
+        else:
+            nodes_b, links_b, block_counts = file_chunk(resolver.file_nodes[rel], resolver.file_edges[rel])
+            blocks[rel] = (keys[rel], nodes_b, links_b, block_counts, resolver.file_unresolved.get(rel, 0))
+    externals = [resolver.externals[k] for k in sorted(resolver.externals)]
+    ext_nodes, _ext_links, ext_counts = file_chunk(externals, [])
     seconds["resolve"] = time.perf_counter() - mark
 
     mark = time.perf_counter()
     report("write", 0, 1)
-    write_graph(graph_path, nodes, links)
+    ordered = [blocks[rel] for rel in sorted(blocks)]
+    write_chunks(graph_path, [b[1] for b in ordered] + [ext_nodes], [b[2] for b in ordered])
+    cache.save_blocks(digest, blocks)
     seconds["write"] = time.perf_counter() - mark
 
-    summary = _summary(root, out, graph_path, records, nodes, links, skipped, stats)
+    stats = dict(resolver.stats)
+    stats["unresolved_refs"] = sum(b[4] for b in ordered)
+    summary = _summary(root, out, graph_path, records, [b[3] for b in ordered] + [ext_counts], skipped, stats)
+    summary["resolved_again"] = len(records) - len(reuse)
     summary["cache"] = {"hits": counts["hits"], "misses": counts["misses"], "corrupt": counts["corrupt"]}
     seconds["total"] = time.perf_counter() - started
     summary["seconds"] = _rounded(seconds)
@@ -218,7 +237,7 @@ def build_graph(
     )
     if counts["corrupt"] or entries.keys() != pack.keys():
         cache.save_pack(entries)
-    return BuildResult(root, out, graph_path, summary, nodes, links)
+    return BuildResult(root, out, graph_path, summary)
 
 
 def _unchanged(files, previous: dict, index: dict, graph_path: Path) -> bool:
@@ -283,19 +302,41 @@ def _rounded(seconds: dict[str, float]) -> dict[str, float]:
     return {k: round(v, 3) for k, v in seconds.items()}
 
 
-def _summary(root, out, graph_path, records, nodes, links, skipped, stats) -> dict:
+def _interface_digest(records: dict) -> str:
+    """What every file's resolution depends on besides its own record: all files' interfaces and our code."""
+    import hashlib
+
+    h = hashlib.blake2b(digest_size=16)
+    here = Path(__file__).resolve().parent
+    for name in ("resolve.py", "graphio.py", "languages/__init__.py", *sorted(_hook_files(here))):
+        h.update((here / name).read_bytes())
+    for rel in sorted(records):
+        h.update(f"{rel}\0{records[rel].interface}\n".encode())
+    return h.hexdigest()
+
+
+def _hook_files(here: Path) -> list[str]:
+    return [f"languages/{p.name}" for p in (here / "languages").glob("*.py") if p.name != "__init__.py"]
+
+
+def _summary(root, out, graph_path, records, block_counts, skipped, stats) -> dict:
     languages = Counter(rec.lang for rec in records.values())
+    kinds, relations, confidence = Counter(), Counter(), Counter()
+    for node_counts, relation_counts, confidence_counts in block_counts:
+        kinds.update(dict(node_counts))
+        relations.update(dict(relation_counts))
+        confidence.update(dict(confidence_counts))
     return {
         "root": str(root),
         "out": str(out),
         "graph": str(graph_path),
         "files": len(records),
         "languages": dict(sorted(languages.items())),
-        "nodes": len(nodes),
-        "nodes_by_kind": dict(sorted(Counter(n["kind"] for n in nodes).items())),
-        "edges": len(links),
-        "edges_by_relation": dict(sorted(Counter(link["relation"] for link in links).items())),
-        "confidence": dict(sorted(Counter(link["confidence"] for link in links).items())),
+        "nodes": sum(kinds.values()),
+        "nodes_by_kind": dict(sorted(kinds.items())),
+        "edges": sum(relations.values()),
+        "edges_by_relation": dict(sorted(relations.items())),
+        "confidence": dict(sorted(confidence.items())),
         "skipped": {reason: len(paths) for reason, paths in sorted(skipped.items())},
         "skipped_files": {reason: paths[:20] for reason, paths in sorted(skipped.items())},
         "warnings": {

@@ -27,6 +27,7 @@ DIGEST = 16
 RACY_NS = 2_000_000_000
 INDEX_NAME = "index.bin"
 PACK_NAME = "records.bin"
+BLOCKS_NAME = "blocks.bin"
 
 
 def content_key(data: bytes) -> str:
@@ -129,6 +130,20 @@ class RecordCache:
         self.prepare()
         write_atomic(self.pack_path, marshal.dumps(entries))
         self._pack = entries
+
+    def load_blocks(self, digest: str) -> dict:
+        """The previous build's graph.json blocks per file, if they were made against the same interfaces."""
+        try:
+            stored = unseal((self.directory / BLOCKS_NAME).read_bytes())
+        except Exception:
+            return {}
+        if not isinstance(stored, dict) or stored.get("digest") != digest:
+            return {}
+        return stored.get("files", {})
+
+    def save_blocks(self, digest: str, blocks: dict) -> None:
+        self.prepare()
+        write_atomic(self.directory / BLOCKS_NAME, seal({"digest": digest, "files": blocks}))
 
     def load_index(self) -> dict | None:
         try:

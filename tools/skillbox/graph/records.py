@@ -7,6 +7,8 @@ objects: trees are dropped as soon as a file is extracted.
 
 from __future__ import annotations
 
+import hashlib
+import marshal
 from typing import NamedTuple
 
 # Bump when the record layout or extraction semantics change: it is part of every cache key.
@@ -74,6 +76,9 @@ class FileRecord(NamedTuple):
     headings: tuple[Heading, ...] = ()
     links: tuple[DocLink, ...] = ()
     mentions: tuple[Mention, ...] = ()
+    # Digest of what other files can see of this one (definitions, imports, bases, headings; no lines, no
+    # bodies). While no file's interface changes, unchanged files resolve exactly as before.
+    interface: str = ""
 
 
 def to_plain(record: FileRecord | None) -> tuple | None:
@@ -92,22 +97,41 @@ def to_plain(record: FileRecord | None) -> tuple | None:
         tuple(map(tuple, record.headings)),
         tuple(map(tuple, record.links)),
         tuple(map(tuple, record.mentions)),
+        record.interface,
     )
+
+
+_new = tuple.__new__  # NamedTuple._make checks lengths in Python; records come from our own cache
 
 
 def from_plain(t: tuple | None) -> FileRecord | None:
     if t is None:
         return None
-    return FileRecord(
-        t[0],
-        tuple(Def._make(d) for d in t[1]),
-        tuple(Ref._make(r) for r in t[2]),
-        tuple(ImportRec._make(i) for i in t[3]),
-        t[4],
-        t[5],
-        t[6],
-        t[7],
-        tuple(Heading._make(h) for h in t[8]),
-        tuple(DocLink._make(x) for x in t[9]),
-        tuple(Mention._make(m) for m in t[10]),
+    return _new(
+        FileRecord,
+        (
+            t[0],
+            tuple([_new(Def, d) for d in t[1]]),
+            tuple([_new(Ref, r) for r in t[2]]),
+            tuple([_new(ImportRec, i) for i in t[3]]),
+            t[4],
+            t[5],
+            t[6],
+            t[7],
+            tuple([_new(Heading, h) for h in t[8]]),
+            tuple([_new(DocLink, x) for x in t[9]]),
+            tuple([_new(Mention, m) for m in t[10]]),
+            t[11],
+        ),
     )
+
+
+def interface_of(record: FileRecord) -> str:
+    parts = (
+        record.lang,
+        tuple((d.kind, d.qualname, d.name, d.parent) for d in record.defs),
+        tuple((i.module, i.level, i.names, i.alias, i.scope, i.reexport) for i in record.imports),
+        tuple((r.relation, r.name, r.receiver, r.scope) for r in record.refs if r.relation in ("inherit", "implement")),
+        tuple(h.slug for h in record.headings),
+    )
+    return hashlib.blake2b(marshal.dumps(parts), digest_size=12).hexdigest()

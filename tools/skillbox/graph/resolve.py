@@ -37,12 +37,22 @@ REF_RELATION = {
 
 
 class Resolver:
-    def __init__(self, records: dict[str, FileRecord]):
+    """Resolves every file's references against tables built from all files.
+
+    `reuse` names files whose own output (nodes, edges) is already known: their tables are still built (other
+    files resolve against them) but their references are not resolved again.
+    """
+
+    def __init__(self, records: dict[str, FileRecord], reuse: frozenset[str] = frozenset()):
         self.records = records
         self.files = frozenset(records)
         self.specs = by_name()
-        self.nodes: dict[str, dict] = {}
-        self.edges: list[tuple] = []
+        self.reuse = reuse
+        self.file_nodes: dict[str, list[dict]] = defaultdict(list)
+        self.file_edges: dict[str, list[tuple]] = defaultdict(list)
+        self.file_unresolved: dict[str, int] = defaultdict(int)
+        self.externals: dict[str, dict] = {}
+        self.heading_set: set[str] = set()
         self.ids: dict[str, list[str]] = {}
         self.children: dict[str, dict[int, dict[str, int]]] = {}
         self.bindings: dict[str, dict[int, dict[str, tuple]]] = {}
@@ -58,14 +68,14 @@ class Resolver:
         self.qualnames: dict[str, list[tuple[str, int]]] = defaultdict(list)
         self.mention_names: dict[str, list[tuple[str, int]]] = defaultdict(list)
         self.heading_ids: dict[str, list[str]] = {}
-        self.stats = {"unresolved_imports": 0, "unresolved_refs": 0}
+        self.stats = {"unresolved_imports": 0}
 
     # ---- assembly --------------------------------------------------------------------------------------------
 
     # Edges are tuples (source, target, relation, line, confidence, context, file, score): plain tuple order is
     # the graph.json order, so sorting needs no key function.
 
-    def run(self) -> tuple[list[dict], list[tuple]]:
+    def run(self) -> None:
         paths = sorted(self.records)
         for path in paths:
             self._add_file(path, self.records[path])
@@ -77,21 +87,25 @@ class Resolver:
         for path in paths:
             self._add_refs(path, self.records[path], inherits=True)
         for path in paths:
-            self._add_refs(path, self.records[path], inherits=False)
+            if path not in self.reuse:
+                self._add_refs(path, self.records[path], inherits=False)
         for path in paths:
             rec = self.records[path]
-            if rec.links or rec.mentions:
+            if (rec.links or rec.mentions) and path not in self.reuse:
                 self._add_doc_edges(path, rec)
-        return [self.nodes[k] for k in sorted(self.nodes)], self.edges
 
     def _add_file(self, path: str, rec: FileRecord) -> None:
-        node = {"id": path, "kind": "file", "name": posixpath.basename(path), "file": path, "line": 1}
-        node["language"] = rec.lang
-        if rec.doc:
-            node["doc"] = rec.doc
-        if rec.notes:
-            node["notes"] = list(rec.notes)
-        self.nodes[path] = node
+        emit = path not in self.reuse
+        out_nodes = self.file_nodes[path]
+        if emit:
+            node = {"id": path, "kind": "file", "name": posixpath.basename(path), "file": path, "line": 1}
+            node["language"] = rec.lang
+            if rec.doc:
+                node["doc"] = rec.doc
+            if rec.notes:
+                node["notes"] = list(rec.notes)
+            out_nodes.append(node)
+        made: set[str] = set()
         self.dir_files[posixpath.dirname(path)].append(path)
         spec = self.specs.get(rec.lang)
         group = spec.group if spec else rec.lang
@@ -110,18 +124,20 @@ class Resolver:
                 siblings[d.name] = index
             if len(by_id[node_id]) > 1:
                 self.same_id[(path, index)] = by_id[node_id]
-            if node_id in self.nodes:
+            if node_id in made:
                 continue  # a redefinition (property setter, conditional def, impl block): the first is the node
+            made.add(node_id)
             kind = "type" if d.kind == "impl" else d.kind
-            node = {"id": node_id, "kind": kind, "name": d.name, "file": path, "line": d.line}
-            node["end_line"] = d.end_line
-            if d.doc:
-                node["doc"] = d.doc
-            if d.notes:
-                node["notes"] = list(d.notes)
-            self.nodes[node_id] = node
-            parent_id = ids[d.parent] if d.parent >= 0 else path
-            self.edges.append((parent_id, node_id, "contains", d.line, EXTRACTED, "", path, 1.0))
+            if emit:
+                node = {"id": node_id, "kind": kind, "name": d.name, "file": path, "line": d.line}
+                node["end_line"] = d.end_line
+                if d.doc:
+                    node["doc"] = d.doc
+                if d.notes:
+                    node["notes"] = list(d.notes)
+                out_nodes.append(node)
+                parent_id = ids[d.parent] if d.parent >= 0 else path
+                self.file_edges[path].append((parent_id, node_id, "contains", d.line, EXTRACTED, "", path, 1.0))
             if d.parent < 0 and kind in CALLABLE_KINDS:
                 self.top_names[(group, d.name)].append((path, index))
                 self.mention_names[d.name].append((path, index))
@@ -140,16 +156,14 @@ class Resolver:
         for h in rec.headings:
             node_id = f"{path}::#{h.slug}"
             ids.append(node_id)
-            self.nodes[node_id] = {
-                "id": node_id,
-                "kind": "heading",
-                "name": h.title,
-                "file": path,
-                "line": h.line,
-                "level": h.level,
-            }
+            self.heading_set.add(node_id)
+            if path in self.reuse:
+                continue
+            self.file_nodes[path].append(
+                {"id": node_id, "kind": "heading", "name": h.title, "file": path, "line": h.line, "level": h.level}
+            )
             parent = ids[h.parent] if h.parent >= 0 else path
-            self.edges.append((parent, node_id, "contains", h.line, EXTRACTED, "", path, 1.0))
+            self.file_edges[path].append((parent, node_id, "contains", h.line, EXTRACTED, "", path, 1.0))
         self.heading_ids[path] = ids
 
     # ---- docs ------------------------------------------------------------------------------------------------
@@ -163,7 +177,7 @@ class Resolver:
             if (source, target, line) in seen or target == source:
                 return
             seen.add((source, target, line))
-            self.edges.append((source, target, relation, line, confidence, context, path, score))
+            self.file_edges[path].append((source, target, relation, line, confidence, context, path, score))
 
         for link in rec.links:
             target = self._doc_link_target(path, link.target)
@@ -191,7 +205,7 @@ class Resolver:
             candidate = found
         if anchor:
             heading = f"{candidate}::#{anchor.lower()}"
-            if heading in self.nodes:
+            if heading in self.heading_set:
                 return heading
         return candidate
 
@@ -237,7 +251,7 @@ class Resolver:
             if (target_id, line) not in seen and target_id != path:
                 seen.add((target_id, line))
                 score = 1.0 if confidence == EXTRACTED else 0.7
-                self.edges.append((path, target_id, "imports", line, confidence, "", path, score))
+                self.file_edges[path].append((path, target_id, "imports", line, confidence, "", path, score))
 
         for imp in rec.imports:
             if lang == "python":
@@ -248,11 +262,11 @@ class Resolver:
     def _external(self, lang: str, module: str) -> str:
         top = module.split(".")[0] if lang == "python" else module
         node_id = f"external:{lang}:{top}"
-        if node_id not in self.nodes:
+        if node_id not in self.externals:
             node = {"id": node_id, "kind": "external", "name": top, "language": lang}
             if lang == "python":
                 node["stdlib"] = top in STDLIB
-            self.nodes[node_id] = node
+            self.externals[node_id] = node
         return node_id
 
     def python_module(self, path: str, module: str, level: int) -> str | None:
@@ -516,7 +530,7 @@ class Resolver:
                 results = self._resolve_ref(path, rec, spec, ref)
                 memo[key] = results
             if not results:
-                self.stats["unresolved_refs"] += 1
+                self.file_unresolved[path] += 1
                 continue
             source = ids[ref.scope] if ref.scope >= 0 else path
             relation = REF_RELATION[ref.relation]
@@ -531,7 +545,7 @@ class Resolver:
                     continue
                 seen.add(edge_key)
                 context = ref.relation if relation == "references" else ""
-                self.edges.append((source, target_id, relation, ref.line, confidence, context, path, score))
+                self.file_edges[path].append((source, target_id, relation, ref.line, confidence, context, path, score))
                 if inherits and ref.scope >= 0:
                     self.bases.setdefault((path, ref.scope), []).append((target[1], target[2]))
 
@@ -658,8 +672,8 @@ def _package_name(module: str) -> str:
     return module.split("/")[0] if "/" in module else module
 
 
-def resolve(records: dict[str, FileRecord]) -> tuple[list[dict], list[tuple], dict]:
-    """nodes (sorted by id), edge tuples (unsorted), resolution stats."""
-    resolver = Resolver(records)
-    nodes, edges = resolver.run()
-    return nodes, edges, resolver.stats
+def resolve(records: dict[str, FileRecord], reuse: frozenset[str] = frozenset()) -> Resolver:
+    """Resolve all records; the returned resolver holds per-file nodes/edges, externals and counts."""
+    resolver = Resolver(records, reuse)
+    resolver.run()
+    return resolver

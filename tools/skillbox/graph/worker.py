@@ -10,7 +10,7 @@ import os
 import re
 
 from skillbox.graph.cache import content_key, language_epoch, seal
-from skillbox.graph.records import to_plain
+from skillbox.graph.records import interface_of, to_plain
 
 BINARY_PROBE = 8192
 # A comment near the top that says so: Go's "Code generated ... DO NOT EDIT.", "@generated", "auto-generated".
@@ -51,7 +51,7 @@ def extract_bytes(data: bytes, lang: str):
         data.decode("utf-8")
     except UnicodeDecodeError:
         record = record._replace(encoding_errors=1)
-    return record, None
+    return record._replace(interface=interface_of(record)), None
 
 
 def extract_batch(root: str, known: dict[str, bytes], batch: list[tuple[str, str]]) -> list[tuple]:
