@@ -147,7 +147,11 @@ def main() -> None:
     home = cache / "home"
     home.mkdir(parents=True, exist_ok=True)
     base_env = {k: v for k, v in os.environ.items() if k not in SECRETS}
-    ours_env = {**base_env, "PYTHONPATH": str(REPO / "tools")}
+    # A snapshot of the code under test: edits to the working tree during a long run do not mix versions.
+    snapshot = cache / "bench-tools"
+    shutil.rmtree(snapshot, ignore_errors=True)
+    shutil.copytree(REPO / "tools", snapshot, ignore=shutil.ignore_patterns("__pycache__"))
+    ours_env = {**base_env, "PYTHONPATH": str(snapshot)}
     peer_env = {**base_env, "HOME": str(home), "GRAPHIFY_BACKEND": "none", "GRAPHIFY_NO_TIPS": "1"}
 
     results = {}

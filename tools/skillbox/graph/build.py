@@ -92,7 +92,8 @@ def build_graph(
     seconds["walk"] = time.perf_counter() - mark
     report("walk", len(walked.files), len(walked.files))
 
-    options = {"max_bytes": max_bytes, "version": INDEX_VERSION}
+    # A different engine (our code, queries, Python) invalidates the stat index: nothing is trusted by mtime.
+    options = {"max_bytes": max_bytes, "version": INDEX_VERSION, "engine": engine_digest()}
     index = None if force else cache.load_index()
     if index is not None and index.get("options") != options:
         index = None
@@ -119,12 +120,13 @@ def build_graph(
             return False
         try:
             plain, reason = unseal(blob)
+            record = from_plain(plain)
         except Exception:
             counts["corrupt"] += 1
             pack.pop(key, None)  # never offered again: the file is re-extracted
             return False
         entries[key] = blob
-        results[rel] = (key, from_plain(plain), reason)
+        results[rel] = (key, record, reason)
         return True
 
     todo: list[tuple[str, str]] = []
@@ -193,33 +195,44 @@ def build_graph(
     from skillbox.graph.resolve import resolve
 
     # Blocks of graph.json from the previous build stay valid while no file's interface changed: then only the
-    # changed files' references are resolved again.
+    # changed files' references are resolved again, and unchanged blocks are copied out of the previous file.
     digest = _interface_digest(records)
-    previous_blocks = {} if force else cache.load_blocks(digest)
+    previous_blocks = (
+        {} if force or index is None or not _graph_intact(index, graph_path) else cache.load_blocks(digest)
+    )
     keys = {rel: results[rel][0] for rel in records}
     reuse = frozenset(rel for rel, block in previous_blocks.items() if rel in keys and block[0] == keys[rel])
+    old_graph = graph_path.read_bytes() if reuse else b""
     resolver = resolve(records, reuse)
     blocks = {}
     for rel in sorted(records):
         if rel in reuse:
-            blocks[rel] = previous_blocks[rel]
+            key, (n_off, n_len), (l_off, l_len), block_counts, unresolved = previous_blocks[rel]
+            nodes_b, links_b = old_graph[n_off : n_off + n_len], old_graph[l_off : l_off + l_len]
         else:
             nodes_b, links_b, block_counts = file_chunk(resolver.file_nodes[rel], resolver.file_edges[rel])
-            blocks[rel] = (keys[rel], nodes_b, links_b, block_counts, resolver.file_unresolved.get(rel, 0))
+            unresolved = resolver.file_unresolved.get(rel, 0)
+        blocks[rel] = (nodes_b, links_b, block_counts, unresolved)
+    del old_graph
     externals = [resolver.externals[k] for k in sorted(resolver.externals)]
     ext_nodes, _ext_links, ext_counts = file_chunk(externals, [])
     seconds["resolve"] = time.perf_counter() - mark
 
     mark = time.perf_counter()
     report("write", 0, 1)
-    ordered = [blocks[rel] for rel in sorted(blocks)]
-    write_chunks(graph_path, [b[1] for b in ordered] + [ext_nodes], [b[2] for b in ordered])
-    cache.save_blocks(digest, blocks)
+    order = sorted(blocks)
+    node_spans, link_spans = write_chunks(
+        graph_path, [blocks[rel][0] for rel in order] + [ext_nodes], [blocks[rel][1] for rel in order]
+    )
+    cache.save_blocks(
+        digest,
+        {rel: (keys[rel], node_spans[i], link_spans[i], blocks[rel][2], blocks[rel][3]) for i, rel in enumerate(order)},
+    )
     seconds["write"] = time.perf_counter() - mark
 
     stats = dict(resolver.stats)
-    stats["unresolved_refs"] = sum(b[4] for b in ordered)
-    summary = _summary(root, out, graph_path, records, [b[3] for b in ordered] + [ext_counts], skipped, stats)
+    stats["unresolved_refs"] = sum(block[3] for block in blocks.values())
+    summary = _summary(root, out, graph_path, records, [b[2] for b in blocks.values()] + [ext_counts], skipped, stats)
     summary["resolved_again"] = len(records) - len(reuse)
     summary["cache"] = {"hits": counts["hits"], "misses": counts["misses"], "corrupt": counts["corrupt"]}
     seconds["total"] = time.perf_counter() - started
@@ -300,6 +313,20 @@ def _size(path: Path) -> int:
 
 def _rounded(seconds: dict[str, float]) -> dict[str, float]:
     return {k: round(v, 3) for k, v in seconds.items()}
+
+
+def engine_digest() -> str:
+    """Our extraction and resolution code and queries, and the Python version (cheap: ~40 small files)."""
+    import hashlib
+    import sys
+
+    h = hashlib.blake2b(digest_size=16)
+    h.update(f"{sys.version_info[0]}.{sys.version_info[1]}".encode())
+    here = Path(__file__).resolve().parent
+    for path in sorted([*here.glob("*.py"), *here.glob("languages/*.py"), *here.glob("queries/*.scm")]):
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
 
 
 def _interface_digest(records: dict) -> str:

@@ -56,21 +56,31 @@ def file_chunk(nodes: list[dict], edges: list[tuple]) -> tuple[bytes, bytes, tup
     return b",\n".join(map(dumps, nodes)), b",\n".join(map(dumps, links)), counts
 
 
-def write_chunks(path: Path, node_chunks: list[bytes], link_chunks: list[bytes]) -> None:
-    """graph.json from blocks, written to a temporary file and renamed into place."""
+def write_chunks(path: Path, node_chunks: list[bytes], link_chunks: list[bytes]) -> tuple[list, list]:
+    """graph.json from blocks, written to a temporary file and renamed into place.
+
+    Returns where each block landed, `(offset, length)` per node block and per link block, so the next build can
+    take unchanged blocks straight out of this file.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     head = b'{"directed":true,"multigraph":true,"graph":{"schema":"' + SCHEMA.encode() + b'"},\n"nodes":['
+    spans: tuple[list, list] = ([], [])
     try:
         with open(tmp, "wb", buffering=1 << 20) as handle:
-            for part, chunks in ((head, node_chunks), (b'\n],\n"links":[', link_chunks)):
+            offset = 0
+            for part, chunks, where in ((head, node_chunks, spans[0]), (b'\n],\n"links":[', link_chunks, spans[1])):
                 handle.write(part)
+                offset += len(part)
                 sep = b"\n"
                 for chunk in chunks:
                     if chunk:
                         handle.write(sep)
+                        offset += len(sep)
                         handle.write(chunk)
                         sep = b",\n"
+                    where.append((offset, len(chunk)))
+                    offset += len(chunk)
             handle.write(b"\n]}\n")
             handle.flush()
             os.fsync(handle.fileno())
@@ -79,6 +89,7 @@ def write_chunks(path: Path, node_chunks: list[bytes], link_chunks: list[bytes])
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+    return spans
 
 
 def write_graph(path: Path, nodes: list[dict], links: list[dict]) -> None:

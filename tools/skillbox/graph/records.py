@@ -26,7 +26,7 @@ class Def(NamedTuple):
     notes: tuple[str, ...]
 
 
-class Ref(NamedTuple):
+class Ref(NamedTuple):  # cached and resolved as a plain tuple in this field order
     relation: str  # call | inherit | implement | type | decorator
     name: str
     receiver: str | None  # "self", "os.path", "super()" ... or None for a bare name
@@ -112,7 +112,7 @@ def from_plain(t: tuple | None) -> FileRecord | None:
         (
             t[0],
             tuple([_new(Def, d) for d in t[1]]),
-            tuple([_new(Ref, r) for r in t[2]]),
+            t[2],  # refs stay plain tuples (the resolver indexes them): most objects, least touched
             tuple([_new(ImportRec, i) for i in t[3]]),
             t[4],
             t[5],
@@ -131,7 +131,7 @@ def interface_of(record: FileRecord) -> str:
         record.lang,
         tuple((d.kind, d.qualname, d.name, d.parent) for d in record.defs),
         tuple((i.module, i.level, i.names, i.alias, i.scope, i.reexport) for i in record.imports),
-        tuple((r.relation, r.name, r.receiver, r.scope) for r in record.refs if r.relation in ("inherit", "implement")),
+        tuple(tuple(r[:4]) for r in record.refs if r[0] in ("inherit", "implement")),
         tuple(h.slug for h in record.headings),
     )
     return hashlib.blake2b(marshal.dumps(parts), digest_size=12).hexdigest()

@@ -512,6 +512,8 @@ class Resolver:
     # ---- references ------------------------------------------------------------------------------------------
 
     def _add_refs(self, path: str, rec: FileRecord, inherits: bool) -> None:
+        # References are plain (relation, name, receiver, scope, line) tuples here: they are most of the cached
+        # objects, and a build that reuses a file's block never needs them as named tuples.
         if not rec.refs:
             return
         spec = self.specs.get(rec.lang)
@@ -521,10 +523,10 @@ class Resolver:
         memo: dict[tuple, list] = {}
         seen: set[tuple] = set()
         for ref in rec.refs:
-            is_base = ref.relation in ("inherit", "implement")
+            is_base = ref[0] in ("inherit", "implement")
             if is_base != inherits:
                 continue
-            key = (ref.relation in ("inherit", "implement", "decorator"), ref.scope, ref.name, ref.receiver)
+            key = (ref[0] in ("inherit", "implement", "decorator"), ref[3], ref[1], ref[2])
             results = memo.get(key)
             if results is None:
                 results = self._resolve_ref(path, rec, spec, ref)
@@ -532,29 +534,29 @@ class Resolver:
             if not results:
                 self.file_unresolved[path] += 1
                 continue
-            source = ids[ref.scope] if ref.scope >= 0 else path
-            relation = REF_RELATION[ref.relation]
+            source = ids[ref[3]] if ref[3] >= 0 else path
+            relation = REF_RELATION[ref[0]]
             for target, confidence, score in results:
                 if target[0] != "def":
                     continue
                 target_id = self.ids[target[1]][target[2]]
                 if target_id == source and relation != "calls":
                     continue
-                edge_key = (source, target_id, relation, ref.line)
+                edge_key = (source, target_id, relation, ref[4])
                 if edge_key in seen:
                     continue
                 seen.add(edge_key)
-                context = ref.relation if relation == "references" else ""
-                self.file_edges[path].append((source, target_id, relation, ref.line, confidence, context, path, score))
-                if inherits and ref.scope >= 0:
-                    self.bases.setdefault((path, ref.scope), []).append((target[1], target[2]))
+                context = ref[0] if relation == "references" else ""
+                self.file_edges[path].append((source, target_id, relation, ref[4], confidence, context, path, score))
+                if inherits and ref[3] >= 0:
+                    self.bases.setdefault((path, ref[3]), []).append((target[1], target[2]))
 
     def _resolve_ref(self, path: str, rec: FileRecord, spec, ref) -> list[tuple]:
-        receiver = ref.receiver
-        name = ref.name
-        scope = ref.scope
+        receiver = ref[2]
+        name = ref[1]
+        scope = ref[3]
         # Bases and decorators are evaluated in the scope around the definition they belong to.
-        skip_first = ref.relation in ("inherit", "implement", "decorator") and scope >= 0
+        skip_first = ref[0] in ("inherit", "implement", "decorator") and scope >= 0
         if receiver is None:
             target = self.lookup(path, rec, scope, name, spec, skip_first=skip_first)
             if target is not None:
