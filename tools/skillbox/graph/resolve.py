@@ -69,6 +69,7 @@ class Resolver:
         self.mention_names: dict[str, list[tuple[str, int]]] = defaultdict(list)
         self.heading_ids: dict[str, list[str]] = {}
         self.stats = {"unresolved_imports": 0}
+        self._typed: dict[tuple[int, str], str | None] = {}
 
     # ---- assembly --------------------------------------------------------------------------------------------
 
@@ -522,7 +523,17 @@ class Resolver:
         ids = self.ids[path]
         memo: dict[tuple, list] = {}
         seen: set[tuple] = set()
+        if not inherits:
+            self._typed = {}
+            for ref in rec.refs:
+                if ref[0] == "assign":
+                    # One type per variable and scope; a variable given two different types is left untyped.
+                    known = self._typed.setdefault((ref[3], ref[1]), ref[2])
+                    if known != ref[2]:
+                        self._typed[(ref[3], ref[1])] = None
         for ref in rec.refs:
+            if ref[0] == "assign":
+                continue
             is_base = ref[0] in ("inherit", "implement")
             if is_base != inherits:
                 continue
@@ -587,6 +598,11 @@ class Resolver:
                 if target is not None:
                     return [(target, EXTRACTED, 1.0)] if target[0] == "def" else []
                 return []
+            typed = self._typed_receiver(path, rec, spec, scope, receiver) if receiver.isidentifier() else None
+            if typed is not None:
+                target, _ = self.member(typed[1], typed[2], name)
+                if target is not None:
+                    return [(target, INFERRED, 0.85)]
             if receiver[:1].isupper() and receiver.isidentifier():
                 # `Foo.bar()` with `Foo` visible without an import (same package, included file): a guessed
                 # class, so the member is a guess too.
@@ -596,6 +612,24 @@ class Resolver:
                     if target is not None and target[0] == "def":
                         return [(target, INFERRED, min(classes[0][2], 0.8))]
         return self._guess(path, rec, spec, name, methods=True, scope=scope)
+
+    def _typed_receiver(self, path, rec, spec, scope: int, variable: str) -> tuple | None:
+        """The class a local variable was constructed from or annotated with, looking outwards from `scope`."""
+        current = scope
+        while True:
+            type_expr = self._typed.get((current, variable))
+            if type_expr:
+                target = self._resolve_dotted(path, rec, spec, current, type_expr, False)
+                if (
+                    target is not None
+                    and target[0] == "def"
+                    and self.records[target[1]].defs[target[2]].kind in CLASS_LIKE
+                ):
+                    return target
+                return None
+            if current < 0:
+                return None
+            current = rec.defs[current].parent
 
     def _enclosing_class(self, rec: FileRecord, scope: int) -> int:
         while scope >= 0:

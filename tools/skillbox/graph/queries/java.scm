@@ -22,6 +22,10 @@
 (marker_annotation name: (identifier) @name) @reference.decorator
 (annotation name: (identifier) @name) @reference.decorator
 
+; Typed receivers: `Dog d = ...` lets `d.speak()` resolve (INFERRED) to Dog.speak.
+(local_variable_declaration type: (type_identifier) @receiver declarator: (variable_declarator name: (identifier) @name)) @reference.assign
+(formal_parameter type: (type_identifier) @receiver name: (identifier) @name) @reference.assign
+
 (import_declaration (scoped_identifier) @import.source) @import
 
 (line_comment) @comment

@@ -18,6 +18,9 @@
 (class_heritage (identifier) @name) @reference.inherit
 (class_heritage (member_expression object: (_) @receiver property: (property_identifier) @name)) @reference.inherit
 
+; Typed receivers: `const x = new Cls()` lets `x.method()` resolve (INFERRED) to Cls.method.
+(variable_declarator name: (identifier) @name value: (new_expression constructor: (identifier) @receiver)) @reference.assign
+
 (import_statement) @import
 (export_statement source: (string)) @import
 ((call_expression function: (identifier) @_require arguments: (arguments . (string) .)) @import

@@ -29,6 +29,11 @@
 (type (binary_operator left: (identifier) @name)) @reference.type
 (type (binary_operator right: (identifier) @name)) @reference.type
 
+; Typed receivers: `x = Cls(...)` and `x: Cls` let `x.method()` resolve (INFERRED) to Cls.method.
+(assignment left: (identifier) @name right: (call function: [(identifier) (attribute)] @receiver)) @reference.assign
+(typed_parameter (identifier) @name type: (type [(identifier) (attribute)] @receiver)) @reference.assign
+(typed_default_parameter name: (identifier) @name type: (type [(identifier) (attribute)] @receiver)) @reference.assign
+
 (import_statement) @import
 (import_from_statement) @import
 

@@ -32,6 +32,9 @@
 (decorator (identifier) @name) @reference.decorator
 (decorator (call_expression function: (identifier) @name)) @reference.decorator
 
+; Typed receivers: `const x = new Cls()` lets `x.method()` resolve (INFERRED) to Cls.method.
+(variable_declarator name: (identifier) @name value: (new_expression constructor: (identifier) @receiver)) @reference.assign
+
 (import_statement) @import
 (export_statement source: (string)) @import
 ((call_expression function: (identifier) @_require arguments: (arguments . (string) .)) @import
