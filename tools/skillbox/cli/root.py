@@ -23,6 +23,7 @@ from skillbox.errors import SkillboxError
 COMMANDS: dict[str, str] = {
     "graph": "skillbox.cli.graph:graph",
     "skills": "skillbox.cli.skills:skills",
+    "tour": "skillbox.cli.tour:tour",
 }
 
 
