@@ -1,4 +1,4 @@
-"""A small but complete plugin root on disk, built fresh for each test that needs one."""
+"""Shared fixtures: a small but complete plugin root on disk, built fresh for each test that needs one."""
 
 from __future__ import annotations
 
