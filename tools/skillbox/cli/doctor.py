@@ -14,6 +14,7 @@ LABELS = {"ok": "ok", "warn": "WARN", "fail": "FAIL"}
 @click.option(
     "--plugin-root",
     type=click.Path(exists=True, file_okay=False, path_type=Path),
+    metavar="DIR",
     help="Plugin folder to check (default: $CLAUDE_PLUGIN_ROOT, this checkout, or the working folder).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")

@@ -24,6 +24,7 @@ def _untoured_groups() -> list[str]:
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
+    metavar="DIR",
     help="Folder for the step outputs (default: a new temporary folder, kept afterwards).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome of every step as JSON.")

@@ -40,11 +40,12 @@ class CodeSnippet:
 
 @dataclass(frozen=True)
 class CommandMention:
-    """`argv` is what follows the program name, with usage brackets removed."""
+    """`argv` is what follows the program name, with usage brackets removed; `fenced`: in a fenced code block."""
 
     line: int
     argv: tuple[str, ...]
     text: str
+    fenced: bool = False
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,7 @@ def find_command_mentions(text: str, first_line: int = 1, program: str = "skillb
             if start is None:
                 continue
             argv = tuple(part for part in (_strip_usage(token) for token in segment[start + 1 :]) if part)
-            found.append(CommandMention(snippet.line, argv, " ".join(segment[start:])))
+            found.append(CommandMention(snippet.line, argv, " ".join(segment[start:]), snippet.fenced))
     return found
 
 
