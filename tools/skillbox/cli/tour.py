@@ -43,7 +43,10 @@ def tour(ctx: click.Context, out: Path | None, as_json: bool) -> None:
     from skillbox.tour import run_tour
 
     workdir = out if out is not None else Path(tempfile.mkdtemp(prefix="skillbox-tour-"))
-    workdir.mkdir(parents=True, exist_ok=True)
+    try:
+        workdir.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise click.BadParameter(f"cannot create {workdir}: {err.strerror}", param_hint="'--out'") from None
     outcomes = run_tour(workdir, keep_going=not debug_enabled(ctx))
     ok = all(outcome.report.ok for outcome in outcomes)
     untoured = _untoured_groups()
