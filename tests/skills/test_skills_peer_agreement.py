@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from skills_ref.validator import validate as peer_validate
 
 from skillbox.skills import validate_path
@@ -58,3 +60,38 @@ def test_same_verdict_as_agentskills(case: Path):
         assert EXPECTED_CODES[case.name] in {problem.code for problem in report.problems}
     else:
         assert case.name not in EXPECTED_CODES
+
+
+# Names mix the characters each name rule is about: case, hyphens, underscores, dots, digits, non-ASCII letters,
+# compatibility forms NFKC folds (ﬁ, fullwidth), and spaces the reference validator strips.
+NAME_CHARS = "abz09-_.AZéßﬁＡ "
+TEXT_CHARS = "abc xyz:#é'\""
+
+
+def _yaml_quote(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    name=st.text(NAME_CHARS, min_size=0, max_size=70),
+    folder_is_name=st.booleans(),
+    description=st.one_of(st.text(TEXT_CHARS, max_size=20), st.integers(1015, 1030).map(lambda n: "d" * n)),
+    compatibility=st.one_of(st.none(), st.integers(495, 505).map(lambda n: "c" * n)),
+    extra_key=st.sampled_from([None, "license", "allowed-tools", "argument-hint", "model"]),
+)
+def test_same_verdict_on_generated_frontmatter(
+    tmp_path_factory, name, folder_is_name, description, compatibility, extra_key
+):
+    folder_name = name.strip() if folder_is_name and name.strip() not in ("", ".", "..") else "some-skill"
+    folder = tmp_path_factory.mktemp("gen") / folder_name
+    folder.mkdir()
+    lines = ["---", f"name: {_yaml_quote(name)}", f"description: {_yaml_quote(description)}"]
+    if compatibility is not None:
+        lines.append(f"compatibility: {compatibility}")
+    if extra_key is not None:
+        lines.append(f"{extra_key}: Read")
+    (folder / "SKILL.md").write_text("\n".join([*lines, "---", "", "# Body", ""]), encoding="utf-8")
+    peer_problems = peer_validate(folder)
+    report = validate_path(folder)
+    assert report.ok == (not peer_problems), (peer_problems, [problem.render() for problem in report.problems])
