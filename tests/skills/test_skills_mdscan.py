@@ -55,3 +55,7 @@ def test_path_mentions():
 
 def test_links_inside_code_blocks_are_not_paths():
     assert find_path_mentions("```\n[x](missing.md)\n```\n") == []
+
+
+def test_link_targets_are_url_decoded():
+    assert find_path_mentions("[x](references/my%20notes.md)")[0].path == "references/my notes.md"

@@ -18,6 +18,7 @@ import re
 import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass
+from urllib.parse import unquote
 
 PLUGIN_ROOT_VAR = "${CLAUDE_PLUGIN_ROOT}"
 SKILL_FOLDERS = ("references/", "scripts/", "assets/")
@@ -168,7 +169,7 @@ def find_path_mentions(text: str, first_line: int = 1) -> list[PathMention]:
                 target = match.group(1)
                 if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", target) or target.startswith(("#", "/")):
                     continue
-                add(number, target, False)
+                add(number, unquote(target), False)
             without_root = _LINK.sub(" ", without_root)
         for match in _FOLDER_PATH.finditer(without_root):
             add(number, match.group(1), False)
