@@ -145,6 +145,21 @@ def test_venv_location_follows_the_launcher(monkeypatch, tmp_path: Path):
         ({"Stop": [{"hooks": [handler(timeout=None)]}]}, "warn", "no timeout"),
         ({"Stop": [{"hooks": [handler(args=["mem", "hook", "stop"])]}]}, "fail", "has no command 'mem'"),
         ({"Stop": [{"matcher": "*"}]}, "fail", 'needs a "hooks" list'),
+        (
+            {"Stop": [{"hooks": [handler(args=None, command="${CLAUDE_PLUGIN_ROOT}/bin/skillbox --version")]}]},
+            "warn",
+            "unquoted",
+        ),
+        (
+            {"Stop": [{"hooks": [handler(args=None, command='"${CLAUDE_PLUGIN_ROOT}/bin/skillbox" nope')]}]},
+            "fail",
+            "no command 'nope'",
+        ),
+        (
+            {"Stop": [{"hooks": [handler(args=None, command='"${CLAUDE_PLUGIN_ROOT}/bin/gone" x')]}]},
+            "fail",
+            "not found",
+        ),
         ({"Stop": [{"hooks": [{"type": "command", "args": []}]}]}, "fail", "needs a 'command'"),
     ],
 )

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 import shutil
 import sqlite3
 import sys
@@ -282,13 +284,25 @@ def _handler_issues(handler: object, where: str, plugin_root: Path) -> list[Issu
     args = handler.get("args", [])
     if not isinstance(args, list) or not all(isinstance(arg, str) for arg in args):
         return [*issues, Issue("fail", f"{where}: 'args' must be a list of strings", edit)]
-    program = _hook_path(command, plugin_root)
-    if "args" in handler:  # exec form: command is one program
-        found = Path(program).is_file() if "/" in program else shutil.which(program) is not None
-        if not found:
-            issues.append(Issue("fail", f"{where}: command {command!r} not found", f"{edit} or restore {program}"))
-        elif "/" in program and not os.access(program, os.X_OK):
-            issues.append(Issue("fail", f"{where}: {program} is not executable", f"chmod +x {program}"))
+    if "args" in handler:  # exec form: `command` is one program, run without a shell
+        program = command
+    else:  # shell form: the first word is the program; an unquoted plugin root breaks on paths with spaces
+        if re.search(r"(?<![\"'])\$\{CLAUDE_PLUGIN_ROOT\}", command):
+            fix = f'{edit}: use exec form ("command": program, "args": [...]) or quote "${{CLAUDE_PLUGIN_ROOT}}/..."'
+            issues.append(Issue("warn", f"{where}: unquoted ${{CLAUDE_PLUGIN_ROOT}} in a shell command", fix))
+        try:
+            words = shlex.split(command)
+        except ValueError:
+            return [*issues, Issue("fail", f"{where}: cannot parse command {command!r}", edit)]
+        if not words:
+            return [*issues, Issue("fail", f"{where}: a command hook needs a 'command'", edit)]
+        program, args = words[0], words[1:]
+    program = _hook_path(program, plugin_root)
+    found = Path(program).is_file() if "/" in program else shutil.which(program) is not None
+    if not found:
+        issues.append(Issue("fail", f"{where}: program {program!r} not found", f"{edit} or restore {program}"))
+    elif "/" in program and not os.access(program, os.X_OK):
+        issues.append(Issue("fail", f"{where}: {program} is not executable", f"chmod +x {program}"))
     for arg in args:
         if PLUGIN_ROOT_VAR in arg and not Path(_hook_path(arg, plugin_root)).exists():
             issues.append(Issue("fail", f"{where}: argument {arg!r} points at a missing file", edit))
