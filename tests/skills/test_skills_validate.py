@@ -146,3 +146,13 @@ def test_report_json_shape(plugin_root: Path):
         "message": "'references/rules.md' does not exist",
         "fix": None,
     }
+
+
+def test_relative_target_and_links_up_to_the_plugin_root(plugin_root: Path, monkeypatch):
+    (plugin_root / "README.md").write_text("# Demo\n")
+    command = plugin_root / "commands" / "check.md"
+    command.write_text(command.read_text() + "\nSee [the README](../README.md).\n")
+    monkeypatch.chdir(plugin_root)
+    assert validate_path(Path(".")).ok
+    command.write_text(command.read_text() + "\nAnd [outside](../../elsewhere.md).\n")
+    assert codes(validate_path(Path("."))) == ["path_outside"]

@@ -52,7 +52,7 @@ class ValidationReport:
 
 
 @dataclass
-class Context:
+class ValidationContext:
     """Where relative names are shown from, where `${CLAUDE_PLUGIN_ROOT}` points, how commands are checked."""
 
     base: Path
@@ -92,7 +92,7 @@ def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
-def _path_problems(doc_path: Path, body: str, first_line: int, home: Path, ctx: Context) -> list[Problem]:
+def _path_problems(doc_path: Path, body: str, first_line: int, home: Path, ctx: ValidationContext) -> list[Problem]:
     """Mentioned paths must exist; relative ones may not leave `home` (the skill folder, or the plugin root)."""
     problems = []
     shown = ctx.shown(doc_path)
@@ -119,7 +119,7 @@ def _path_problems(doc_path: Path, body: str, first_line: int, home: Path, ctx: 
     return problems
 
 
-def _command_problems(doc_path: Path, body: str, first_line: int, ctx: Context) -> list[Problem]:
+def _command_problems(doc_path: Path, body: str, first_line: int, ctx: ValidationContext) -> list[Problem]:
     problems = []
     shown = ctx.shown(doc_path)
     for mention in mdscan.find_command_mentions(body, first_line):
@@ -159,7 +159,7 @@ def _field_problems(doc: Document, table: tuple[rules.FieldRule, ...], shown: st
     return problems
 
 
-def check_skill(skill_dir: Path, ctx: Context) -> list[Problem]:
+def check_skill(skill_dir: Path, ctx: ValidationContext) -> list[Problem]:
     """All problems of one skill folder."""
     skill_md = next((skill_dir / name for name in SKILL_FILENAMES if (skill_dir / name).is_file()), None)
     if skill_md is None:
@@ -180,7 +180,7 @@ def check_skill(skill_dir: Path, ctx: Context) -> list[Problem]:
     return problems
 
 
-def check_command_file(path: Path, ctx: Context) -> list[Problem]:
+def check_command_file(path: Path, ctx: ValidationContext) -> list[Problem]:
     """All problems of one `commands/<name>.md` slash command."""
     shown = ctx.shown(path)
     doc, problems = _read_markdown(path, shown)
@@ -203,7 +203,7 @@ def command_files(root: Path) -> list[Path]:
     return sorted(folder.glob("*.md")) if folder.is_dir() else []
 
 
-def check_plugin(root: Path, ctx: Context) -> ValidationReport:
+def check_plugin(root: Path, ctx: ValidationContext) -> ValidationReport:
     report = ValidationReport(str(root), "plugin")
     manifest_dir = root / ".claude-plugin"
     plugin = None
@@ -234,14 +234,15 @@ def validate_path(path: Path | None = None, check_command: CommandChecker | None
     Without a path, the plugin root around the working folder (see `default_plugin_root`).
     """
     checker = check_command or clitree.check_command_line
-    target = default_plugin_root() if path is None else Path(path)
+    # Absolute from here on, so relative targets compare correctly with the (resolved) plugin root.
+    target = default_plugin_root() if path is None else Path(path).resolve()
     if not target.exists():
         raise NotFoundError(f"{target} does not exist")
     if target.is_file():
         if target.name in SKILL_FILENAMES:
             target = target.parent
         elif target.suffix == ".md":
-            ctx = Context(target.parent, find_plugin_root(target.parent), checker)
+            ctx = ValidationContext(target.parent, find_plugin_root(target.parent), checker)
             report = ValidationReport(str(target), "command", [ctx.shown(target)])
             report.problems = check_command_file(target, ctx)
             return _sorted(report)
@@ -251,9 +252,9 @@ def validate_path(path: Path | None = None, check_command: CommandChecker | None
             raise InvalidInputError(f"{target} is not a SKILL.md, a command .md file or a .claude-plugin manifest")
     is_skill = any((target / name).is_file() for name in SKILL_FILENAMES)
     if not is_skill and any((target / name).is_dir() for name in (".claude-plugin", "skills", "commands")):
-        return _sorted(check_plugin(target, Context(target, target, checker)))
+        return _sorted(check_plugin(target, ValidationContext(target, target, checker)))
     # Anything else is taken as a skill folder, so a folder without SKILL.md gets a finding, as with agentskills.
-    ctx = Context(target.parent, find_plugin_root(target), checker)
+    ctx = ValidationContext(target.parent, find_plugin_root(target), checker)
     report = ValidationReport(str(target), "skill", [ctx.shown(target)])
     report.problems = check_skill(target, ctx)
     return _sorted(report)
