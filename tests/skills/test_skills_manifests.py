@@ -56,6 +56,8 @@ def test_plugin_manifest_rules(plugin_root: Path, change, code):
         (lambda d: d["plugins"][0].update(version="1.2.3"), "marketplace_version"),
         (lambda d: d["plugins"][0].update(name="other"), "marketplace_name_mismatch"),
         (lambda d: d.update(name="claude-plugins-official"), "marketplace_reserved_name"),
+        (lambda d: d["plugins"][0].update(foo=1), "manifest_schema"),
+        (lambda d: d.pop("description"), "manifest_schema"),
     ],
 )
 def test_marketplace_manifest_rules(plugin_root: Path, change, code):

