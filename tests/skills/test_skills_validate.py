@@ -156,3 +156,22 @@ def test_relative_target_and_links_up_to_the_plugin_root(plugin_root: Path, monk
     assert validate_path(Path(".")).ok
     command.write_text(command.read_text() + "\nAnd [outside](../../elsewhere.md).\n")
     assert codes(validate_path(Path("."))) == ["path_outside"]
+
+
+def shouting_check(body: str, first_line: int) -> list[tuple[int, str, str]]:
+    """A body check as a later area would register one: flags lines written in capitals."""
+    return [
+        (first_line + offset, "shouting", f"line is all capitals: {line!r}")
+        for offset, line in enumerate(body.splitlines())
+        if line.isupper()
+    ]
+
+
+def test_registered_body_checks_run_on_skills_and_commands(plugin_root: Path, monkeypatch):
+    from skillbox.skills import validate
+
+    monkeypatch.setitem(validate.BODY_CHECKS, "shouting", f"{__name__}:shouting_check")
+    command = plugin_root / "commands" / "check.md"
+    command.write_text(command.read_text() + "\nSTOP HERE\n")
+    (problem,) = validate_path(plugin_root).problems
+    assert (problem.file, problem.line, problem.code) == ("commands/check.md", 9, "shouting")

@@ -10,6 +10,7 @@ What is checked, and why it matters once the bundle is installed:
 
 from __future__ import annotations
 
+import importlib
 import os
 import posixpath
 from collections.abc import Callable
@@ -25,6 +26,11 @@ from skillbox.skills.problems import Problem
 SKILL_FILENAMES = ("SKILL.md", "skill.md")
 
 CommandChecker = Callable[[tuple[str, ...]], list[rules.Finding]]
+
+# More checks over the markdown body of every skill and command: name -> "module:function", imported on use.
+# A function takes (body text, file line of the body's first line) and returns (line, code, message) tuples; build
+# it on `mdscan` (e.g. every lint code a skill cites must exist). Add a line here to add a check.
+BODY_CHECKS: dict[str, str] = {}
 
 
 @dataclass
@@ -128,6 +134,16 @@ def _command_problems(doc_path: Path, body: str, first_line: int, ctx: Validatio
     return problems
 
 
+def _extra_body_problems(doc_path: Path, doc: Document, ctx: ValidationContext) -> list[Problem]:
+    problems = []
+    for target in BODY_CHECKS.values():
+        module_name, function = target.split(":")
+        check = getattr(importlib.import_module(module_name), function)
+        for line, code, message in check(doc.body, doc.body_first_line):
+            problems.append(Problem(ctx.shown(doc_path), line, code, message))
+    return problems
+
+
 def _read_markdown(path: Path, shown: str) -> tuple[Document | None, list[Problem]]:
     try:
         text = path.read_text(encoding="utf-8")
@@ -177,6 +193,7 @@ def check_skill(skill_dir: Path, ctx: ValidationContext) -> list[Problem]:
         )
     problems += _path_problems(skill_md, doc.body, doc.body_first_line, skill_dir, ctx)
     problems += _command_problems(skill_md, doc.body, doc.body_first_line, ctx)
+    problems += _extra_body_problems(skill_md, doc, ctx)
     return problems
 
 
@@ -190,6 +207,7 @@ def check_command_file(path: Path, ctx: ValidationContext) -> list[Problem]:
     home = ctx.plugin_root or path.parent
     problems += _path_problems(path, doc.body, doc.body_first_line, home, ctx)
     problems += _command_problems(path, doc.body, doc.body_first_line, ctx)
+    problems += _extra_body_problems(path, doc, ctx)
     return problems
 
 
