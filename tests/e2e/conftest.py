@@ -11,6 +11,9 @@ Reusable by every area's end-to-end tests:
   environment (several concurrent first calls, as hooks would make them).
 - `plugin_home`: `installed_plugin` with that venv linked into the plugin's data folder, so `claude -p` sessions
   that fire skillbox hooks start warm instead of each building their own venv.
+- `fake_api` + `run_session(prompt, home=, cwd=)`: real `claude -p` sessions offline, against a scripted Messages API
+  on loopback (`fake_api.script(ToolUse("Read", {...}), Text("Done."))`; `fake_api.message_requests()` shows what
+  reached the model, hook context included).
 
 Only a missing `npm` skips these tests; a failing install is a failure.
 """
@@ -34,6 +37,7 @@ from claude_harness import (
     install_claude_code,
     install_plugin,
 )
+from fake_api import start_fake_api
 
 
 def pytest_collection_modifyitems(items):
@@ -125,3 +129,32 @@ def plugin_home(installed_plugin, plugin_venv) -> InstalledPlugin:
     if not link.exists():
         link.symlink_to(venv, target_is_directory=True)
     return installed_plugin
+
+
+# ---- real `claude -p` sessions against a fake Messages API ---------------------------------------------------
+
+
+@pytest.fixture
+def fake_api():
+    """A scripted Messages API on loopback (see fake_api.py): `fake_api.script(ToolUse(...), Text(...))`."""
+    api, server = start_fake_api()
+    yield api
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def run_session(run_claude, fake_api):
+    """Runs one `claude -p PROMPT` session in HOME=home against `fake_api`; returns the CompletedProcess.
+
+    Always under a timeout: with no API answering, the client retries for minutes.
+    """
+
+    def run(prompt: str, *, home: Path, cwd: Path, args: tuple[str, ...] = (), timeout: float = 90, **extra_env):
+        return run_claude(
+            "-p", prompt, *args,
+            home=home, cwd=cwd, timeout=timeout,
+            ANTHROPIC_API_KEY="sk-ant-fake", ANTHROPIC_BASE_URL=fake_api.url, **extra_env,
+        )  # fmt: skip
+
+    return run
