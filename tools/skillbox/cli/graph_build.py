@@ -44,15 +44,24 @@ def summary_line(summary: dict) -> str:
 @click.option(
     "--out",
     "out_dir",
+    metavar="DIR",
     type=click.Path(file_okay=False, path_type=str),
     help="Output folder (default PATH/skillbox-out).",
 )
 @click.option("--force", is_flag=True, help="Ignore the cache and rebuild from scratch.")
 @click.option(
-    "--max-bytes", type=click.IntRange(min=1), default=None, help="Skip source files larger than this (default 1 MB)."
+    "--max-bytes",
+    metavar="N",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Skip source files larger than this (default 1 MB).",
 )
 @click.option(
-    "--jobs", type=click.IntRange(min=1), default=None, help="Worker processes for parsing (default: CPU count)."
+    "--jobs",
+    metavar="N",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes for parsing (default: CPU count).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the build summary as JSON.")
 def build(path: str, out_dir: str | None, force: bool, max_bytes: int | None, jobs: int | None, as_json: bool) -> None:
