@@ -11,7 +11,12 @@ import click
 from skillbox.cli.root import LazyGroup
 
 # name -> "module:attribute"; add a subcommand by adding a line.
-GRAPH_COMMANDS: dict[str, str] = {}
+GRAPH_COMMANDS: dict[str, str] = {
+    "query": "skillbox.cli.graph_query:query_command",
+    "path": "skillbox.cli.graph_path:path_command",
+    "explain": "skillbox.cli.graph_explain:explain_command",
+    "affected": "skillbox.cli.graph_affected:affected_command",
+}
 
 
 @click.group(cls=LazyGroup, lazy_commands=GRAPH_COMMANDS)
