@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from conftest import HOSTILE, small_graph
+from graph_use_data import HOSTILE, small_graph
 from synthetic import synthetic_graph
 
 from skillbox.graph.cluster import detect_communities, read_previous, write_communities

@@ -9,14 +9,9 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 
-import pytest
-
 sys.path.insert(0, str(Path(__file__).parent))
-
-from synthetic import synthetic_graph
 
 SOURCES = {
     "src/app/core.py": "class App:\n    def dispatch(self, request):\n        return route(request)\n",
@@ -100,19 +95,4 @@ def write_project(root: Path, graph: dict | None = None) -> Path:
     out = root / "skillbox-out" / "graph.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(graph or small_graph()))
-    return out
-
-
-@pytest.fixture
-def project(tmp_path) -> Path:
-    """Path of graph.json of the small project, under tmp_path/project."""
-    return write_project(tmp_path / "project")
-
-
-@pytest.fixture(scope="session")
-def big_graph(tmp_path_factory) -> Path:
-    """A synthetic graph of ~7k nodes / ~19k links (shape of a real project, size kept small for speed)."""
-    out = tmp_path_factory.mktemp("big") / "skillbox-out" / "graph.json"
-    out.parent.mkdir(parents=True)
-    out.write_text(json.dumps(synthetic_graph(files=450, seed=3)))
     return out
