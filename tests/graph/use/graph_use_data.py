@@ -11,7 +11,6 @@ import json
 import os
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
 
 SOURCES = {
     "src/app/core.py": "class App:\n    def dispatch(self, request):\n        return route(request)\n",
