@@ -11,7 +11,6 @@ import json
 import os
 from pathlib import Path
 
-
 SOURCES = {
     "src/app/core.py": "class App:\n    def dispatch(self, request):\n        return route(request)\n",
     "src/app/web.py": "from .core import App\nclass WebApp(App):\n    def url_for(self, name):\n        ...\n",
