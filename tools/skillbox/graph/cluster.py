@@ -264,5 +264,6 @@ def write_communities(partition: Partition, path: Path) -> Path:
     with os.fdopen(fd, "w") as handle:
         json.dump(partition.to_json(), handle, indent=1, sort_keys=False)
         handle.write("\n")
+    os.chmod(tmp, 0o644)
     os.replace(tmp, path)
     return path
