@@ -16,6 +16,7 @@ GRAPH_COMMANDS: dict[str, str] = {
     "path": "skillbox.cli.graph_path:path_command",
     "explain": "skillbox.cli.graph_explain:explain_command",
     "affected": "skillbox.cli.graph_affected:affected_command",
+    "mcp": "skillbox.cli.graph_mcp:mcp_command",
 }
 
 

@@ -182,12 +182,12 @@ class GraphIndex:
 
     # -- opening -------------------------------------------------------------------------------------------------
     @classmethod
-    def open(cls, graph: str | Path | None = None) -> GraphIndex:
+    def open(cls, graph: str | Path | None = None, *, check_same_thread: bool = True) -> GraphIndex:
         graph_path = resolve_graph_path(graph)
         if not graph_path.is_file():
             raise NotFoundError(f"no graph at {graph_path}: run `skillbox graph build` first (or pass --graph FILE)")
         for index in (index_path_for(graph_path), _private_index_path(graph_path)):
-            db = _connect_if_fresh(index, graph_path)
+            db = _connect_if_fresh(index, graph_path, check_same_thread)
             if db is not None:
                 return cls(graph_path, db)
         graph_data = _load(graph_path)
@@ -196,7 +196,7 @@ class GraphIndex:
         except OSError:
             # read-only output folder: keep the index in a private temp folder instead
             index = write_index(graph_data, graph_path, _private_index_path(graph_path))
-        return cls(graph_path, sqlite3.connect(f"file:{index}?mode=ro", uri=True))
+        return cls(graph_path, sqlite3.connect(f"file:{index}?mode=ro", uri=True, check_same_thread=check_same_thread))
 
     def is_current(self) -> bool:
         """False once graph.json (or communities.json) changed after this index was opened."""
@@ -366,11 +366,11 @@ def _load(graph_path: Path) -> CodeGraph:
     return from_node_link(data, graph_path)
 
 
-def _connect_if_fresh(index: Path, graph_path: Path) -> sqlite3.Connection | None:
+def _connect_if_fresh(index: Path, graph_path: Path, check_same_thread: bool = True) -> sqlite3.Connection | None:
     if not index.is_file():
         return None
     try:
-        db = sqlite3.connect(f"file:{index}?mode=ro", uri=True)
+        db = sqlite3.connect(f"file:{index}?mode=ro", uri=True, check_same_thread=check_same_thread)
         rows = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('stamp', 'communities')").fetchall())
     except sqlite3.Error:
         return None
