@@ -17,6 +17,7 @@ GRAPH_COMMANDS: dict[str, str] = {
     "explain": "skillbox.cli.graph_explain:explain_command",
     "affected": "skillbox.cli.graph_affected:affected_command",
     "mcp": "skillbox.cli.graph_mcp:mcp_command",
+    "export": "skillbox.cli.graph_export:export_command",
 }
 
 
