@@ -210,7 +210,11 @@ def _describe(graph: CodeGraph, communities: list[Community]) -> None:
     membership = {m: c.id for c in communities for m in c.members}
     internal: Counter = Counter()
     boundary: Counter = Counter()
+    dependency_degree: Counter = Counter()
     for e in graph.edges:
+        if e.relation not in STRUCTURE_RELATIONS:
+            dependency_degree[e.source] += 1
+            dependency_degree[e.target] += 1
         a, b = membership.get(e.source), membership.get(e.target)
         if a == b:
             internal[a] += 1
@@ -228,7 +232,7 @@ def _describe(graph: CodeGraph, communities: list[Community]) -> None:
         ) or Counter(str(PurePosixPath(graph.nodes[m]["file"]).parent) for m in c.members if graph.nodes[m].get("file"))
         c.directory = _dominant_directory(dirs)
         symbols = [m for m in c.members if graph.nodes[m].get("kind") not in SYMBOL_KINDS_EXCLUDED_FROM_HUBS]
-        symbols.sort(key=lambda m: (-_dependency_degree(graph, m), m))
+        symbols.sort(key=lambda m: (-dependency_degree[m], m))
         c.hubs = [graph.nodes[m].get("qualname") or graph.nodes[m].get("name") or m for m in symbols[:3]]
         if c.isolated:
             c.label = ISOLATED_LABEL
@@ -251,10 +255,6 @@ def _dominant_directory(dirs: Counter) -> str:
     if good:
         return max(good, key=lambda p: (p.count("/"), prefix_counts[p], p))
     return dirs.most_common(1)[0][0]
-
-
-def _dependency_degree(graph: CodeGraph, node_id: str) -> int:
-    return sum(1 for e, _o, _out in graph.neighbours(node_id) if e.relation not in STRUCTURE_RELATIONS)
 
 
 def write_communities(partition: Partition, path: Path) -> Path:

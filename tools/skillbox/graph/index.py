@@ -81,15 +81,19 @@ SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE nodes(rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, kind TEXT, name TEXT, lname TEXT,
                    file TEXT, line INTEGER, degree INTEGER, extra TEXT);
-CREATE INDEX nodes_lname ON nodes(lname);
-CREATE INDEX nodes_file ON nodes(file);
 CREATE TABLE edges(source INTEGER, target INTEGER, relation TEXT, confidence TEXT, file TEXT, line INTEGER,
                    score REAL);
-CREATE INDEX edges_source ON edges(source);
-CREATE INDEX edges_target ON edges(target);
 CREATE VIRTUAL TABLE node_text USING fts5(name, path, doc, content='', tokenize='unicode61');
 CREATE TABLE communities(id INTEGER PRIMARY KEY, label TEXT, size INTEGER, cohesion REAL);
 CREATE TABLE membership(rid INTEGER PRIMARY KEY, community INTEGER);
+"""
+
+
+INDEXES = """
+CREATE INDEX nodes_lname ON nodes(lname);
+CREATE INDEX nodes_file ON nodes(file);
+CREATE INDEX edges_source ON edges(source);
+CREATE INDEX edges_target ON edges(target);
 """
 
 
@@ -134,6 +138,8 @@ def write_index(graph: CodeGraph, graph_path: Path, target: Path | None = None) 
                 for e in graph.edges
             ),
         )
+        # indexes after the bulk insert: one sort each instead of a b-tree update per row
+        db.executescript(INDEXES)
         _write_communities(db, graph_path, rid_of)
         meta = {
             "stamp": _stamp(graph_path),
