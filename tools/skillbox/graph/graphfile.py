@@ -7,6 +7,7 @@ Code that needs networkx algorithms asks for `to_networkx()`.
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,6 +70,20 @@ class CodeGraph:
         for e in self.edges:
             graph.add_edge(e.source, e.target, relation=e.relation, confidence=e.confidence, file=e.file, line=e.line)
         return graph
+
+
+@functools.lru_cache(maxsize=65536)
+def is_test_path(path: str | None) -> bool:
+    """Tests, by the usual folder and file naming conventions of the languages we parse."""
+    if not path:
+        return False
+    parts = path.split("/")
+    name = parts[-1]
+    return (
+        any(p in ("test", "tests", "testing", "__tests__", "spec") for p in parts[:-1])
+        or name.startswith("test_")
+        or name.endswith(("_test.py", ".test.ts", ".test.js", ".spec.ts", ".spec.js", "_test.go"))
+    )
 
 
 def source_root(graph_path: Path, meta: dict) -> Path:

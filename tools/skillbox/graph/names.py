@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 
 from skillbox.errors import NotFoundError, SkillboxError
-from skillbox.graph.graphfile import location
+from skillbox.graph.graphfile import is_test_path, location
 from skillbox.graph.index import GraphIndex, NodeRow
 
 # Kinds that are stand-ins for code outside the repository; a real definition wins over them.
@@ -59,8 +59,11 @@ def close_names(index: GraphIndex, text: str, limit: int = 5) -> list[str]:
 
 
 def _prefer_definitions(nodes: list[NodeRow]) -> list[NodeRow]:
-    real = [n for n in nodes if n.kind not in PLACEHOLDER_KINDS]
-    return real or nodes
+    """Real definitions over placeholders for outside code; the one definition outside tests over test doubles
+    (a test-local `class Flask` should not make `Flask` ambiguous)."""
+    real = [n for n in nodes if n.kind not in PLACEHOLDER_KINDS] or nodes
+    outside_tests = [n for n in real if not is_test_path(n.file)]
+    return outside_tests if len(outside_tests) == 1 else real
 
 
 def _matches_name(node: NodeRow, name: str) -> bool:

@@ -11,7 +11,7 @@ import itertools
 import re
 from collections import defaultdict
 
-from skillbox.graph.graphfile import DEPENDENCY_RELATIONS, Edge, location
+from skillbox.graph.graphfile import DEPENDENCY_RELATIONS, Edge, is_test_path, location
 from skillbox.graph.index import GraphIndex, NodeRow, split_words
 from skillbox.graph.names import NoMatchError, close_names, resolve_node
 from skillbox.graph.tokens import count_tokens
@@ -42,7 +42,13 @@ CONFIDENCE_WEIGHT = {"EXTRACTED": 1.0, "INFERRED": 0.8, "AMBIGUOUS": 0.4}
 
 
 def node_label(node: NodeRow) -> str:
-    return node.extra.get("qualname") or node.name
+    """`Class.method` where the graph knows it (qualname, or the part of a `path::Class.method` id), else the name."""
+    qualname = node.extra.get("qualname")
+    if qualname:
+        return qualname
+    if node.file and node.id.startswith(node.file + "::"):
+        return node.id[len(node.file) + 2 :]
+    return node.name
 
 
 def _edge_line(index: GraphIndex, edge: Edge) -> str:
@@ -85,7 +91,8 @@ def _score_seed(node: NodeRow, terms: list[str], bm25: float) -> float:
         elif term in doc:
             score += 0.5
     kind_bonus = {"file": -0.5, "external": -1.0}.get(node.kind, 0.0)
-    return score + kind_bonus + min(bm25, 20) / 20
+    test_penalty = -0.25 * score if is_test_path(node.file) else 0.0  # the code under test first, then its tests
+    return score + kind_bonus + test_penalty + min(bm25, 20) / 20
 
 
 def query(index: GraphIndex, question: str, budget: int = DEFAULT_BUDGET) -> dict:
@@ -184,6 +191,7 @@ def path(index: GraphIndex, source: str, target: str, max_nodes: int = 200_000) 
     an edge backwards costs a little extra, so the answer reads as a dependency chain where one exists."""
     start = resolve_node(index, source)
     goal = resolve_node(index, target)
+    tests_ok = is_test_path(start.file) or is_test_path(goal.file)
     dist = {start.id: 0.0}
     back: dict[str, tuple[str, Edge, bool]] = {}
     counter = itertools.count()
@@ -198,6 +206,8 @@ def path(index: GraphIndex, source: str, target: str, max_nodes: int = 200_000) 
             break
         for edge, other, forward in index.neighbours(node_id):
             new = cost + _hop_cost(edge, forward)
+            if other != goal.id and not tests_ok and is_test_path(index.node(other).file):
+                new += 2.0  # a detour through a test connects things only by exercising both
             if new < dist.get(other, float("inf")):
                 dist[other] = new
                 back[other] = (node_id, edge, forward)
@@ -289,7 +299,10 @@ def explain(index: GraphIndex, name: str, limit: int = EXPLAIN_LIMIT) -> dict:
         "docstring": doc,
         "notes": notes,
         "community": community,
-        "neighbours": {k: sorted(v, key=lambda p: p["id"]) for k, v in sorted(groups.items())},
+        "neighbours": {
+            k: sorted(v, key=lambda p: (is_test_path(p["at"].rsplit(":", 1)[0]), p["id"]))
+            for k, v in sorted(groups.items())
+        },
     }
     text = [f"{node.kind} {node_label(node)} — {location(node.as_dict())} (id {node.id}, degree {node.degree})"]
     if doc:

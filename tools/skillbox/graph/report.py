@@ -16,7 +16,7 @@ from collections import Counter, defaultdict
 from pathlib import PurePosixPath
 
 from skillbox.graph.cluster import Partition
-from skillbox.graph.graphfile import STRUCTURE_RELATIONS, CodeGraph
+from skillbox.graph.graphfile import STRUCTURE_RELATIONS, CodeGraph, is_test_path
 
 SURPRISE_RELATIONS = frozenset({"calls", "inherits", "implements", "references", "uses"})
 NON_SYMBOL_KINDS = frozenset({"file", "module", "external", "heading", "concept"})
@@ -28,19 +28,6 @@ LANGUAGE_BY_SUFFIX = {
     ".cs": "C#", ".rb": "Ruby", ".php": "PHP", ".kt": "Kotlin", ".swift": "Swift", ".scala": "Scala", ".lua": "Lua",
     ".sh": "Bash", ".html": "HTML", ".css": "CSS", ".md": "Markdown", ".vue": "Vue", ".svelte": "Svelte",
 }  # fmt: skip
-
-
-@functools.lru_cache(maxsize=65536)
-def is_test_path(path: str | None) -> bool:
-    if not path:
-        return False
-    parts = path.split("/")
-    name = parts[-1]
-    return (
-        any(p in ("test", "tests", "testing", "__tests__", "spec") for p in parts[:-1])
-        or name.startswith("test_")
-        or name.endswith(("_test.py", ".test.ts", ".test.js", ".spec.ts", ".spec.js", "_test.go"))
-    )
 
 
 def _name(node: dict) -> str:
