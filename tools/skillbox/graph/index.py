@@ -185,6 +185,7 @@ class GraphIndex:
         self.db = db
         self.meta = json.loads(self._meta("graph") or "{}")
         self._node_cache: dict[int, NodeRow] = {}
+        self._file_cache: dict[int, str | None] = {}
 
     # -- opening -------------------------------------------------------------------------------------------------
     @classmethod
@@ -300,6 +301,32 @@ class GraphIndex:
             (node_id,),
         ).fetchall()
         return [Edge(*r) for r in rows]
+
+    def incident(self, rid: int) -> list[tuple[int, int, int, str, str]]:
+        """(edge rowid, source rid, target rid, relation, confidence) for edges touching node `rid`: the cheap
+        form graph searches use (no joins); `edge()` turns the few edges that end up in an answer into `Edge`s."""
+        db = self.db
+        rows = db.execute("SELECT rowid, source, target, relation, confidence FROM edges WHERE source=?", (rid,))
+        result = rows.fetchall()
+        result.extend(
+            db.execute("SELECT rowid, source, target, relation, confidence FROM edges WHERE target=?", (rid,))
+        )
+        return result
+
+    def rid_file(self, rid: int) -> str | None:
+        cached = self._file_cache.get(rid)
+        if cached is None and rid not in self._file_cache:
+            row = self.db.execute("SELECT file FROM nodes WHERE rid=?", (rid,)).fetchone()
+            cached = self._file_cache[rid] = row[0] if row else None
+        return cached
+
+    def edge(self, rowid: int) -> Edge:
+        row = self.db.execute(
+            "SELECT s.id, t.id, e.relation, e.confidence, e.file, e.line, e.score FROM edges e "
+            "JOIN nodes s ON s.rid = e.source JOIN nodes t ON t.rid = e.target WHERE e.rowid = ?",
+            (rowid,),
+        ).fetchone()
+        return Edge(*row)
 
     def out_edges(self, node_id: str) -> list[Edge]:
         return self._edges("source", node_id)

@@ -7,7 +7,6 @@ Answers are built from the SQLite index (`index.py`), so a one-shot process touc
 from __future__ import annotations
 
 import heapq
-import itertools
 import re
 from collections import defaultdict
 
@@ -179,40 +178,83 @@ def _doc_suffix(node: NodeRow) -> str:
 
 
 # -- path ---------------------------------------------------------------------------------------------------------
-def _hop_cost(edge: Edge, forward: bool) -> float:
-    base = 1.0 if edge.relation in DEPENDENCY_RELATIONS else 3.0 if edge.relation == "contains" else 1.5
-    if edge.confidence != "EXTRACTED":
+def _hop_cost(relation: str, confidence: str, forward: bool) -> float:
+    base = 1.0 if relation in DEPENDENCY_RELATIONS else 3.0 if relation == "contains" else 1.5
+    if confidence != "EXTRACTED":
         base += 0.5
     return base if forward else base + 0.75
 
 
-def path(index: GraphIndex, source: str, target: str, max_nodes: int = 200_000) -> dict:
+TEST_DETOUR_COST = 2.0  # a detour through a test connects two things only by exercising both
+
+
+def _cheapest_path(index: GraphIndex, start: int, goal: int, tests_ok: bool, max_settled: int):
+    """Bidirectional Dijkstra over node rids; returns [(edge rowid, walked forward?)] or None.
+
+    Stepping from u to v along edge e costs `_hop_cost` (backwards along e costs more), plus a test-detour cost
+    for entering a test-file node other than the goal. The backward search from the goal relaxes the same steps
+    in reverse, so both halves price a step identically and meet in the middle.
+    """
+
+    if start == goal:
+        return []
+
+    def enter_cost(v: int) -> float:
+        return TEST_DETOUR_COST if (v != goal and not tests_ok and is_test_path(index.rid_file(v))) else 0.0
+
+    dist = ({start: 0.0}, {goal: 0.0})
+    via: tuple[dict, dict] = ({}, {})  # node -> (previous node, edge rowid, forward?) on each side
+    heaps = ([(0.0, start)], [(0.0, goal)])
+    settled: tuple[set, set] = (set(), set())
+    best, meeting = float("inf"), None
+    while heaps[0] and heaps[1]:
+        if heaps[0][0][0] + heaps[1][0][0] >= best or len(settled[0]) + len(settled[1]) > max_settled:
+            break
+        side = 0 if heaps[0][0][0] <= heaps[1][0][0] else 1
+        cost, u = heapq.heappop(heaps[side])
+        if u in settled[side]:
+            continue
+        settled[side].add(u)
+        for rowid, src, dst, relation, confidence in index.incident(u):
+            v = dst if src == u else src
+            if v == u:
+                continue
+            # the forward-direction step this relaxation stands for: u->v (side 0) or v->u (side 1)
+            along = (src == u) if side == 0 else (src == v)
+            step = _hop_cost(relation, confidence, along) + enter_cost(v if side == 0 else u)
+            new = cost + step
+            if new < dist[side].get(v, float("inf")):
+                dist[side][v] = new
+                via[side][v] = (u, rowid, along)
+                heapq.heappush(heaps[side], (new, v))
+            other = dist[1 - side].get(v)
+            if other is not None and new + other < best:
+                best, meeting = new + other, v
+    if meeting is None:
+        return None
+    steps = []
+    node = meeting
+    while node != start:
+        prev, rowid, along = via[0][node]
+        steps.append((rowid, along))
+        node = prev
+    steps.reverse()
+    node = meeting
+    while node != goal:
+        nxt, rowid, along = via[1][node]
+        steps.append((rowid, along))
+        node = nxt
+    return steps
+
+
+def path(index: GraphIndex, source: str, target: str, max_settled: int = 200_000) -> dict:
     """Cheapest path from source to target; calls/imports/inherits hops cost least, `contains` most, and walking
     an edge backwards costs a little extra, so the answer reads as a dependency chain where one exists."""
     start = resolve_node(index, source)
     goal = resolve_node(index, target)
     tests_ok = is_test_path(start.file) or is_test_path(goal.file)
-    dist = {start.id: 0.0}
-    back: dict[str, tuple[str, Edge, bool]] = {}
-    counter = itertools.count()
-    heap = [(0.0, next(counter), start.id)]
-    done: set[str] = set()
-    while heap:
-        cost, _, node_id = heapq.heappop(heap)
-        if node_id in done:
-            continue
-        done.add(node_id)
-        if node_id == goal.id or len(done) > max_nodes:
-            break
-        for edge, other, forward in index.neighbours(node_id):
-            new = cost + _hop_cost(edge, forward)
-            if other != goal.id and not tests_ok and is_test_path(index.node(other).file):
-                new += 2.0  # a detour through a test connects things only by exercising both
-            if new < dist.get(other, float("inf")):
-                dist[other] = new
-                back[other] = (node_id, edge, forward)
-                heapq.heappush(heap, (new, next(counter), other))
-    if goal.id not in back and goal.id != start.id:
+    steps = _cheapest_path(index, index.rid(start.id), index.rid(goal.id), tests_ok, max_settled)
+    if steps is None:
         return {
             "source": start.id,
             "target": goal.id,
@@ -220,16 +262,11 @@ def path(index: GraphIndex, source: str, target: str, max_nodes: int = 200_000) 
             "hops": [],
             "text": f"no path between {start.id} and {goal.id}",
         }
-    hops = []
-    node_id = goal.id
-    while node_id != start.id:
-        prev, edge, forward = back[node_id]
-        hops.append((prev, node_id, edge, forward))
-        node_id = prev
-    hops.reverse()
     out_hops = []
     text_lines = [f"{_node_line(start)}"]
-    for prev, node_id, edge, forward in hops:
+    for rowid, forward in steps:
+        edge = index.edge(rowid)
+        prev, node_id = (edge.source, edge.target) if forward else (edge.target, edge.source)
         nxt = index.node(node_id)
         arrow = f"—{edge.relation}→" if forward else f"←{edge.relation}—"
         out_hops.append(
