@@ -21,9 +21,9 @@ import os
 import tempfile
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
-from skillbox.graph.graphfile import STRUCTURE_RELATIONS, CodeGraph
+from skillbox.graph.graphfile import STRUCTURE_RELATIONS, CodeGraph, is_test_path
 
 SEED = 42
 FORMAT_VERSION = 1
@@ -212,7 +212,7 @@ def _describe(graph: CodeGraph, communities: list[Community]) -> None:
     boundary: Counter = Counter()
     dependency_degree: Counter = Counter()
     for e in graph.edges:
-        if e.relation not in STRUCTURE_RELATIONS:
+        if e.relation not in STRUCTURE_RELATIONS and e.confidence != "AMBIGUOUS":
             dependency_degree[e.source] += 1
             dependency_degree[e.target] += 1
         a, b = membership.get(e.source), membership.get(e.target)
@@ -225,13 +225,16 @@ def _describe(graph: CodeGraph, communities: list[Community]) -> None:
         c.internal_edges, c.boundary_edges = internal[c.id], boundary[c.id]
         total = c.internal_edges + c.boundary_edges
         c.cohesion = c.internal_edges / total if total else 0.0
-        dirs = Counter(
-            str(PurePosixPath(graph.nodes[m]["file"]).parent)
-            for m in c.members
-            if graph.nodes[m].get("file") and graph.nodes[m].get("kind") == "file"
-        ) or Counter(str(PurePosixPath(graph.nodes[m]["file"]).parent) for m in c.members if graph.nodes[m].get("file"))
+        files = [graph.nodes[m]["file"] for m in c.members if graph.nodes[m].get("file")]
+        code_files = [f for f in files if not is_test_path(f)] or files  # name an area by its code, not its tests
+        dirs = Counter(f.rpartition("/")[0] or "." for f in code_files)
         c.directory = _dominant_directory(dirs)
-        symbols = [m for m in c.members if graph.nodes[m].get("kind") not in SYMBOL_KINDS_EXCLUDED_FROM_HUBS]
+        symbols = [
+            m
+            for m in c.members
+            if graph.nodes[m].get("kind") not in SYMBOL_KINDS_EXCLUDED_FROM_HUBS
+            and not is_test_path(graph.nodes[m].get("file"))
+        ] or [m for m in c.members if graph.nodes[m].get("kind") not in SYMBOL_KINDS_EXCLUDED_FROM_HUBS]
         symbols.sort(key=lambda m: (-dependency_degree[m], m))
         c.hubs = [graph.nodes[m].get("qualname") or graph.nodes[m].get("name") or m for m in symbols[:3]]
         if c.isolated:

@@ -31,7 +31,13 @@ LANGUAGE_BY_SUFFIX = {
 
 
 def _name(node: dict) -> str:
-    return node.get("qualname") or node.get("name") or node["id"]
+    """`Class.method` where the id says so (`path::Class.method`), else the plain name."""
+    if node.get("qualname"):
+        return node["qualname"]
+    file, node_id = node.get("file"), node["id"]
+    if file and node_id.startswith(file + "::"):
+        return node_id[len(file) + 2 :]
+    return node.get("name") or node_id
 
 
 def _where(node: dict) -> str:
@@ -51,13 +57,18 @@ class ReportData:
         self.graph = graph
         self.partition = partition
         self.membership = partition.membership()
+        # Dependency degree counts edges other than containment, leaves out AMBIGUOUS guesses (one call to
+        # `x.append` is not 3 connections) and edges from test code (a test suite is not a dependant).
         self.dep_degree: Counter = Counter()
         self.dep_in: Counter = Counter()
         for e in graph.edges:
-            if e.relation not in STRUCTURE_RELATIONS:
-                self.dep_degree[e.source] += 1
-                self.dep_degree[e.target] += 1
-                self.dep_in[e.target] += 1
+            if e.relation in STRUCTURE_RELATIONS or e.confidence == "AMBIGUOUS":
+                continue
+            self.dep_in[e.target] += 1
+            if is_test_path(graph.nodes[e.source].get("file")):
+                continue
+            self.dep_degree[e.source] += 1
+            self.dep_degree[e.target] += 1
 
     def summary(self) -> dict:
         g = self.graph
@@ -93,6 +104,8 @@ class ReportData:
                 between[(min(a, b), max(a, b))] += 1
         found = []
         seen = set()
+        in_degrees = sorted(self.dep_in.values())
+        hub_in_degree = max(10, in_degrees[int(len(in_degrees) * 0.99)] if in_degrees else 0)
         for e in g.edges:
             if e.relation not in SURPRISE_RELATIONS:
                 continue
@@ -118,6 +131,9 @@ class ReportData:
                 if between[(min(ca, cb), max(ca, cb))] <= 2:
                     score += 1
                     reasons.append("one of at most 2 links between the two communities")
+            if self.dep_in[e.target] >= hub_in_degree:
+                score -= 1
+                reasons.append("but the target is widely used")
             if score < 2:
                 continue
             key = (e.source, e.target, e.relation)
@@ -247,7 +263,13 @@ def render_report_data(data: ReportData, title: str = "Code graph report") -> st
     )
     out.append("")
 
-    out += ["## God nodes", "", "The most connected symbols (edges other than containment; files excluded).", ""]
+    out += [
+        "## God nodes",
+        "",
+        "The most connected symbols: edges other than containment, from non-test code, AMBIGUOUS guesses left out; "
+        "files excluded.",
+        "",
+    ]
     out += ["| symbol | kind | where | connections |", "|---|---|---|---|"]
     for node, degree in data.god_nodes():
         out.append(f"| {_md(_name(node))} | {node.get('kind')} | {_md(_where(node))} | {degree} |")
@@ -273,7 +295,8 @@ def render_report_data(data: ReportData, title: str = "Code graph report") -> st
     out.append(
         "Dependency edges (calls, inherits, implements, references, uses) between files, scored: +2 different "
         "top-level directory (else +1 different directory), +1 different community, +1 more when at most 2 edges "
-        "link those two communities. Only EXTRACTED edges and INFERRED edges scored >= 0.8 qualify; edges from "
+        "link those two communities, -1 when the target is among the 1% most depended-on symbols (using a hub is not "
+        "surprising). Only EXTRACTED edges and INFERRED edges scored >= 0.8 qualify; edges from "
         "test files are skipped. Score >= 2 shown."
     )
     out.append("")
