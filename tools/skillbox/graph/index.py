@@ -21,7 +21,7 @@ from pathlib import Path
 from skillbox.errors import InvalidInputError, NotFoundError
 from skillbox.graph.graphfile import CodeGraph, Edge, from_node_link, resolve_graph_path
 
-INDEX_VERSION = 3
+INDEX_VERSION = 4
 # Kinds that are not code symbols: left out of "god nodes" (the most connected symbols).
 NON_SYMBOL_KINDS = ("file", "module", "external", "heading", "concept")
 _CORE_FIELDS = ("id", "kind", "name", "file", "line")
@@ -141,7 +141,9 @@ def write_index(graph: CodeGraph, graph_path: Path, target: Path | None = None) 
         # indexes after the bulk insert: one sort each instead of a b-tree update per row
         db.executescript(INDEXES)
         _write_communities(db, graph_path, rid_of)
+        degrees = sorted(graph.degree(n) for n in graph.nodes)
         meta = {
+            "degree_p99": str(degrees[min(len(degrees) - 1, int(len(degrees) * 0.99))] if degrees else 0),
             "stamp": _stamp(graph_path),
             "communities": _communities_stamp(graph_path),
             "graph": json.dumps(graph.meta),
@@ -185,7 +187,9 @@ class GraphIndex:
         self.db = db
         self.meta = json.loads(self._meta("graph") or "{}")
         self._node_cache: dict[int, NodeRow] = {}
+        self._by_id: dict[str, NodeRow] = {}
         self._file_cache: dict[int, str | None] = {}
+        self._percentiles: dict[float, int] = {}
 
     # -- opening -------------------------------------------------------------------------------------------------
     @classmethod
@@ -228,6 +232,8 @@ class GraphIndex:
         if cached is None:
             cached = NodeRow(row[1], row[2], row[3], row[4], row[5], row[6], json.loads(row[7]) if row[7] else {})
             self._node_cache[rid] = cached
+            self._by_id[cached.id] = cached
+            self._file_cache[rid] = cached.file
         return cached
 
     _NODE_COLS = "rid, id, kind, name, file, line, degree, extra"
@@ -237,6 +243,9 @@ class GraphIndex:
         return row[0] if row else None
 
     def node(self, node_id: str) -> NodeRow | None:
+        cached = self._by_id.get(node_id)
+        if cached is not None:
+            return cached
         row = self.db.execute(f"SELECT {self._NODE_COLS} FROM nodes WHERE id=?", (node_id,)).fetchone()
         return self._row(row) if row else None
 
@@ -293,24 +302,57 @@ class GraphIndex:
         return " ".join(node_terms(node.as_dict()))
 
     # -- edges ---------------------------------------------------------------------------------------------------
-    def _edges(self, column: str, node_id: str) -> list[Edge]:
-        rows = self.db.execute(
-            "SELECT s.id, t.id, e.relation, e.confidence, e.file, e.line, e.score FROM edges e "
-            "JOIN nodes s ON s.rid = e.source JOIN nodes t ON t.rid = e.target "
-            f"WHERE e.{column} = (SELECT rid FROM nodes WHERE id = ?)",
-            (node_id,),
-        ).fetchall()
-        return [Edge(*r) for r in rows]
+    _PEER = "p.rid, p.id, p.kind, p.name, p.file, p.line, p.degree, p.extra"
+
+    def neighbours(self, node_id: str) -> list[tuple[Edge, str, bool]]:
+        """(edge, other node id, outgoing?) for every edge touching `node_id`; peers land in the node cache, so
+        looking them up afterwards costs no query."""
+        me = self.node(node_id)
+        if me is None:
+            return []
+        result = []
+        for outgoing, mine, theirs in ((True, "source", "target"), (False, "target", "source")):
+            rows = self.db.execute(
+                f"SELECT e.relation, e.confidence, e.file, e.line, e.score, {self._PEER} FROM edges e "
+                f"JOIN nodes p ON p.rid = e.{theirs} WHERE e.{mine} = (SELECT rid FROM nodes WHERE id = ?)",
+                (node_id,),
+            )
+            for relation, confidence, file, line, score, *peer in rows:
+                other = self._row(peer)
+                edge = (
+                    Edge(node_id, other.id, relation, confidence, file, line, score)
+                    if outgoing
+                    else Edge(other.id, node_id, relation, confidence, file, line, score)
+                )
+                result.append((edge, other.id, outgoing))
+        return result
+
+    def out_edges(self, node_id: str) -> list[Edge]:
+        return [e for e, _other, outgoing in self.neighbours(node_id) if outgoing]
+
+    def in_edges(self, node_id: str) -> list[Edge]:
+        return [e for e, _other, outgoing in self.neighbours(node_id) if not outgoing]
 
     def incident(self, rid: int) -> list[tuple[int, int, int, str, str]]:
         """(edge rowid, source rid, target rid, relation, confidence) for edges touching node `rid`: the cheap
         form graph searches use (no joins); `edge()` turns the few edges that end up in an answer into `Edge`s."""
         db = self.db
-        rows = db.execute("SELECT rowid, source, target, relation, confidence FROM edges WHERE source=?", (rid,))
-        result = rows.fetchall()
-        result.extend(
-            db.execute("SELECT rowid, source, target, relation, confidence FROM edges WHERE target=?", (rid,))
-        )
+        files = self._file_cache
+        result = []
+        for rowid, src, dst, relation, confidence, file in db.execute(
+            "SELECT e.rowid, e.source, e.target, e.relation, e.confidence, n.file FROM edges e "
+            "JOIN nodes n ON n.rid = e.target WHERE e.source = ?",
+            (rid,),
+        ):
+            files[dst] = file
+            result.append((rowid, src, dst, relation, confidence))
+        for rowid, src, dst, relation, confidence, file in db.execute(
+            "SELECT e.rowid, e.source, e.target, e.relation, e.confidence, n.file FROM edges e "
+            "JOIN nodes n ON n.rid = e.source WHERE e.target = ?",
+            (rid,),
+        ):
+            files[src] = file
+            result.append((rowid, src, dst, relation, confidence))
         return result
 
     def rid_file(self, rid: int) -> str | None:
@@ -327,17 +369,6 @@ class GraphIndex:
             (rowid,),
         ).fetchone()
         return Edge(*row)
-
-    def out_edges(self, node_id: str) -> list[Edge]:
-        return self._edges("source", node_id)
-
-    def in_edges(self, node_id: str) -> list[Edge]:
-        return self._edges("target", node_id)
-
-    def neighbours(self, node_id: str) -> list[tuple[Edge, str, bool]]:
-        result = [(e, e.target, True) for e in self.out_edges(node_id)]
-        result.extend((e, e.source, False) for e in self.in_edges(node_id))
-        return result
 
     # -- whole-graph facts ---------------------------------------------------------------------------------------
     def counts(self) -> dict:
@@ -357,6 +388,14 @@ class GraphIndex:
         }
 
     def degree_percentile(self, fraction: float) -> int:
+        if fraction not in self._percentiles:
+            self._percentiles[fraction] = self._degree_percentile(fraction)
+        return self._percentiles[fraction]
+
+    def _degree_percentile(self, fraction: float) -> int:
+        recorded = self._meta(f"degree_p{round(fraction * 100)}")
+        if recorded is not None:
+            return int(recorded)
         total = self.db.execute("SELECT count(*) FROM nodes").fetchone()[0]
         if not total:
             return 0
