@@ -10,6 +10,7 @@ Community membership from communities.json, when present, is copied in so `expla
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import re
@@ -28,9 +29,10 @@ _CORE_FIELDS = ("id", "kind", "name", "file", "line")
 _WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 
-def split_words(text: str) -> list[str]:
+@functools.lru_cache(maxsize=200_000)
+def split_words(text: str) -> tuple[str, ...]:
     """Identifier and path text as lower-case words: `getHTTPResponse_v2` -> get, http, response, v, 2."""
-    return [w.lower() for w in _WORDS.findall(text)]
+    return tuple(w.lower() for w in _WORDS.findall(text))
 
 
 def node_terms(node: dict) -> tuple[str, str, str]:

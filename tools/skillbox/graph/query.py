@@ -7,6 +7,7 @@ Answers are built from the SQLite index (`index.py`), so a one-shot process touc
 from __future__ import annotations
 
 import heapq
+import itertools
 import re
 from collections import defaultdict
 
@@ -17,6 +18,7 @@ from skillbox.graph.tokens import count_tokens
 
 DEFAULT_BUDGET = 1500
 MIN_BUDGET = 50
+MIN_LINE_TOKENS = 6  # `a.py:1 function f —calls→ g` is about 14; nothing shorter is ever printed
 
 _STOPWORD_TEXT = (
     "a an and are as at be by can do does for from get has have how i if in into is it its me my of on or our "
@@ -109,7 +111,15 @@ def query(index: GraphIndex, question: str, budget: int = DEFAULT_BUDGET) -> dic
         raise NoMatchError(question, suggestions, what="graph node")
     scored = sorted(((_score_seed(n, terms, s), n) for n, s in hits), key=lambda p: (-p[0], p[1].id))
     top = scored[0][0]
-    seeds = [(s, n) for s, n in scored if s >= 0.6 * top][:5]
+    seeds = [(s, n) for s, n in scored if s >= 0.6 * top][:6]
+
+    seed_scores: dict[str, float] = {}
+    asks_for_tests = any(t.startswith("test") for t in terms)
+
+    def term_score(node: NodeRow) -> float:
+        if node.id not in seed_scores:
+            seed_scores[node.id] = _score_seed(node, terms, 0.0)
+        return seed_scores[node.id]
 
     hub_degree = max(50, index.degree_percentile(0.99))
     relevance: dict[str, float] = {}
@@ -127,8 +137,10 @@ def query(index: GraphIndex, question: str, budget: int = DEFAULT_BUDGET) -> dic
             for edge, other, _out in index.neighbours(node_id):
                 weight = RELATION_WEIGHT.get(edge.relation, 0.5) * CONFIDENCE_WEIGHT.get(edge.confidence, 0.5)
                 other_node = index.node(other)
-                bonus = _score_seed(other_node, terms, 0.0) * 0.3 if terms else 0.0
+                bonus = term_score(other_node) * 0.3 if terms else 0.0
                 edge_score = score * 0.5 * weight + bonus
+                if not asks_for_tests and is_test_path(other_node.file):
+                    edge_score *= 0.4  # tests exercising a seed come after the code around it
                 key = (edge.source, edge.target, edge.relation)
                 if key not in best_edges or best_edges[key][0] < edge_score:
                     best_edges[key] = (edge_score, edge)
@@ -139,14 +151,19 @@ def query(index: GraphIndex, question: str, budget: int = DEFAULT_BUDGET) -> dic
         frontier = sorted(next_frontier, key=lambda p: -p[1])[:40]
 
     header = f"# graph answer for: {question.strip()}"
-    candidates: list[tuple[str, tuple[str, ...]]] = [(_node_line(n) + _doc_suffix(n), (n.id,)) for _s, n in seeds]
     ranked_edges = sorted(best_edges.values(), key=lambda p: (-p[0], p[1].source, p[1].target, p[1].relation))
-    candidates.extend((_edge_line(index, e), (e.source, e.target)) for _s, e in ranked_edges)
+    candidate_count = len(seeds) + len(ranked_edges)
+    candidates = itertools.chain(
+        ((_node_line(n) + _doc_suffix(n), (n.id,)) for _s, n in seeds),
+        ((_edge_line(index, e), (e.source, e.target)) for _s, e in ranked_edges),
+    )
 
     total = count_tokens(header)
     kept: list[str] = []
     shown_nodes: set[str] = set()
     for line, node_ids in candidates:
+        if budget - total < MIN_LINE_TOKENS:
+            break  # no answer line is shorter than this
         cost = count_tokens("\n" + line)
         if total + cost > budget:
             continue  # a shorter later line may still fit
@@ -162,7 +179,7 @@ def query(index: GraphIndex, question: str, budget: int = DEFAULT_BUDGET) -> dic
         "tokens": count_tokens(text),
         "seeds": [n.id for _s, n in seeds],
         "lines": kept,
-        "omitted": len(candidates) - len(kept),
+        "omitted": candidate_count - len(kept),
         "nodes": used_nodes,
         "files": sorted({index.node(n).file for n in used_nodes if index.node(n).file}),
         "text": text,
