@@ -105,3 +105,21 @@ def test_surprising_connections_need_evidence_and_skip_tests():
     assert "tests/t.py::test_far" not in sources
     top = found[0]
     assert top["score"] >= 3 and "different top-level directory" in top["reasons"]
+
+
+def test_report_command_writes_outputs_and_reseeds(project):
+    from click.testing import CliRunner
+
+    from skillbox.cli.root import cli
+
+    first = CliRunner().invoke(cli, ["graph", "report", "--graph", str(project), "--json"])
+    assert first.exit_code == 0, first.output
+    summary = __import__("json").loads(first.stdout)
+    assert summary["moved"] is None
+    out = project.parent
+    assert (out / "GRAPH_REPORT.md").read_text().startswith("# ")
+    assert (out / "graph.html").stat().st_size > 10_000
+    assert (out / "communities.json").is_file()
+    second = CliRunner().invoke(cli, ["graph", "report", "--graph", str(project)])
+    assert second.exit_code == 0
+    assert "0 nodes changed community" in second.stdout

@@ -18,6 +18,7 @@ GRAPH_COMMANDS: dict[str, str] = {
     "affected": "skillbox.cli.graph_affected:affected_command",
     "mcp": "skillbox.cli.graph_mcp:mcp_command",
     "export": "skillbox.cli.graph_export:export_command",
+    "report": "skillbox.cli.graph_report:report_command",
 }
 
 
