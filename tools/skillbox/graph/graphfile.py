@@ -86,6 +86,15 @@ def is_test_path(path: str | None) -> bool:
     )
 
 
+def note_text(value) -> str:
+    """Docstrings are strings; "why" notes may be a list of comments. Either way: one line of text."""
+    if not value:
+        return ""
+    if isinstance(value, list | tuple):
+        value = "; ".join(str(v) for v in value)
+    return " ".join(str(value).split())
+
+
 def source_root(graph_path: Path, meta: dict) -> Path:
     """The source tree a graph describes: recorded by the build, else the folder holding skillbox-out/."""
     recorded = meta.get("root")

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from skillbox.errors import InvalidInputError, NotFoundError
-from skillbox.graph.graphfile import CodeGraph, Edge, from_node_link, resolve_graph_path
+from skillbox.graph.graphfile import CodeGraph, Edge, from_node_link, note_text, resolve_graph_path
 
 INDEX_VERSION = 4
 # Kinds that are not code symbols: left out of "god nodes" (the most connected symbols).
@@ -41,7 +41,7 @@ def node_terms(node: dict) -> tuple[str, str, str]:
     qual = str(node.get("qualname") or "")
     name_words = [name.lower(), *split_words(name), *split_words(qual)]
     path_words = split_words(str(node.get("file") or ""))
-    doc = " ".join(str(node[k]) for k in ("docstring", "notes", "doc") if node.get(k))
+    doc = " ".join(note_text(node.get(k)) for k in ("docstring", "notes", "doc") if node.get(k))
     return " ".join(name_words), " ".join(path_words), doc[:2000]
 
 

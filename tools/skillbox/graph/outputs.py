@@ -73,3 +73,37 @@ def _write_text(path: Path, text: str) -> Path:
     os.chmod(tmp, 0o644)
     os.replace(tmp, path)
     return path
+
+
+def outputs_missing(graph_path: Path) -> bool:
+    """True when a build left graph.json without its report, viewer, communities or a current query index."""
+    from skillbox.graph.index import index_path_for
+
+    out_dir = graph_path.parent
+    needed = [out_dir / REPORT_NAME, out_dir / HTML_NAME, out_dir / COMMUNITIES_NAME, index_path_for(graph_path)]
+    if not all(p.is_file() for p in needed):
+        return True
+    try:
+        return needed[-1].stat().st_mtime_ns < graph_path.stat().st_mtime_ns
+    except OSError:
+        return True
+
+
+def write_for_build(nodes: list[dict], links: list[dict], graph_path: Path, root: Path) -> UseOutputs:
+    """The build's hook: the records it just wrote to graph.json, plus where the sources live."""
+    from skillbox.graph.graphfile import from_node_link
+
+    graph = from_node_link({"nodes": nodes, "links": links, "graph": {"root": str(root)}}, graph_path)
+    return write_use_outputs(graph, graph_path, title=f"{root.name} code graph")
+
+
+def refresh_for_build(graph_path: Path, root: Path) -> UseOutputs | None:
+    """On an up-to-date build, rewrite the use outputs only if some are missing (e.g. deleted, or a graph.json
+    written by an older skillbox); otherwise do nothing."""
+    if not outputs_missing(graph_path):
+        return None
+    from skillbox.graph.graphfile import load_graph
+
+    graph = load_graph(graph_path)
+    graph.meta = {**graph.meta, "root": str(root)}
+    return write_use_outputs(graph, graph_path, title=f"{root.name} code graph")

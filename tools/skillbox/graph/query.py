@@ -11,7 +11,7 @@ import itertools
 import re
 from collections import defaultdict
 
-from skillbox.graph.graphfile import DEPENDENCY_RELATIONS, Edge, is_test_path, location
+from skillbox.graph.graphfile import DEPENDENCY_RELATIONS, Edge, is_test_path, location, note_text
 from skillbox.graph.index import GraphIndex, NodeRow, split_words
 from skillbox.graph.names import NoMatchError, close_names, resolve_node
 from skillbox.graph.tokens import count_tokens
@@ -78,7 +78,7 @@ def _score_seed(node: NodeRow, terms: list[str], bm25: float) -> float:
     """Rank search hits: whole-name and name-word matches dominate, then coverage of the question's terms."""
     name_words = set(split_words(node.name)) | {node.name.lower()}
     path_words = set(split_words(node.file or ""))
-    doc = " ".join(str(node.extra.get(k, "")) for k in ("docstring", "notes")).lower()
+    doc = " ".join(note_text(node.extra.get(k)) for k in ("docstring", "notes")).lower()
     score = 0.0
     for term in terms:
         if node.name.lower() == term:
@@ -187,10 +187,10 @@ def query(index: GraphIndex, question: str, budget: int = DEFAULT_BUDGET) -> dic
 
 
 def _doc_suffix(node: NodeRow) -> str:
-    doc = node.extra.get("docstring") or node.extra.get("notes")
+    doc = note_text(node.extra.get("docstring")) or note_text(node.extra.get("notes"))
     if not doc:
         return ""
-    first = " ".join(str(doc).split())[:100]
+    first = doc[:100]
     return f" — {first}"
 
 
@@ -360,9 +360,9 @@ def explain(index: GraphIndex, name: str, limit: int = EXPLAIN_LIMIT) -> dict:
     }
     text = [f"{node.kind} {node_label(node)} — {location(node.as_dict())} (id {node.id}, degree {node.degree})"]
     if doc:
-        text.append("doc: " + " ".join(str(doc).split())[:400])
+        text.append("doc: " + note_text(doc)[:400])
     if notes:
-        text.append("notes: " + " ".join(str(notes).split())[:400])
+        text.append("notes: " + note_text(notes)[:400])
     if community:
         text.append(f"community {community['id']}: {community['label']} ({community['size']} nodes)")
     for group, peers in result["neighbours"].items():

@@ -19,7 +19,7 @@ from importlib import resources
 from pathlib import Path
 
 from skillbox.graph.cluster import Partition
-from skillbox.graph.graphfile import CodeGraph, source_root
+from skillbox.graph.graphfile import CodeGraph, note_text, source_root
 
 GOLDEN_ANGLE = math.pi * (3 - math.sqrt(5))
 DOC_CHARS = 240
@@ -90,7 +90,7 @@ def viewer_data(graph: CodeGraph, partition: Partition, title: str = "code graph
     for node_id in order:
         n = graph.nodes[node_id]
         x, y = positions.get(node_id, (0.0, 0.0))
-        doc = " ".join(str(n.get("docstring") or n.get("notes") or "").split())[:DOC_CHARS]
+        doc = (note_text(n.get("docstring")) or note_text(n.get("notes")))[:DOC_CHARS]
         nodes.append(
             [
                 node_id,
