@@ -73,8 +73,11 @@ class ReportData:
     def summary(self) -> dict:
         g = self.graph
         files = {n["file"] for n in g.nodes.values() if n.get("file")}
+        recorded = {n["file"]: n["language"] for n in g.nodes.values() if n.get("kind") == "file" and n.get("language")}
         languages = Counter(
-            LANGUAGE_BY_SUFFIX.get(PurePosixPath(f).suffix.lower(), PurePosixPath(f).suffix or "other") for f in files
+            recorded.get(f)
+            or LANGUAGE_BY_SUFFIX.get(PurePosixPath(f).suffix.lower(), PurePosixPath(f).suffix or "other")
+            for f in files
         )
         return {
             "files": len(files),
