@@ -92,10 +92,28 @@ def read_previous(path: Path) -> dict[str, int]:
         return {}
 
 
+def _import_igraph():
+    """igraph imports matplotlib at import time when it is installed (for plotting we never do): ~1 s for
+    nothing. Hide it during the import if nobody has loaded it yet."""
+    import sys
+
+    if "igraph" in sys.modules:
+        return sys.modules["igraph"]
+    hide = "matplotlib" not in sys.modules
+    if hide:
+        sys.modules["matplotlib"] = None  # makes `import matplotlib` fail fast inside igraph
+    try:
+        import igraph
+    finally:
+        if hide:
+            del sys.modules["matplotlib"]
+    return igraph
+
+
 def detect_communities(graph: CodeGraph, previous: dict[str, int] | None = None) -> Partition:
     import random
 
-    import igraph
+    igraph = _import_igraph()
 
     previous = previous or {}
     order = sorted(graph.nodes)

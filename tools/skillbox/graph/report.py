@@ -152,32 +152,22 @@ class ReportData:
 
     @functools.cached_property
     def _all_cycles(self) -> list[list[str]]:
-        import networkx as nx
-
-        files = nx.DiGraph()
+        """One shortest import cycle per strongly connected group of files (file-level import graph)."""
+        succ: dict[str, set[str]] = defaultdict(set)
         for e in self.graph.edges:
             if e.relation != "imports":
                 continue
             fa, fb = self.graph.nodes[e.source].get("file"), self.graph.nodes[e.target].get("file")
             if fa and fb and fa != fb:
-                files.add_edge(fa, fb)
+                succ[fa].add(fb)
         cycles = []
-        for component in nx.strongly_connected_components(files):
+        for component in strongly_connected(succ):
             if len(component) < 2:
                 continue
             start = min(component)
-            sub = files.subgraph(component)
-            # the shortest cycle through the component's first file, found by BFS back to it
-            best = None
-            for succ in sorted(sub.successors(start)):
-                try:
-                    back = nx.shortest_path(sub, succ, start)
-                except nx.NetworkXNoPath:
-                    continue
-                if best is None or len(back) < len(best):
-                    best = back
-            if best:
-                cycles.append([start, *best])
+            back = _shortest_back(succ, component, start)
+            if back:
+                cycles.append([start, *back])
         cycles.sort(key=lambda c: (len(c), c))
         return cycles
 
@@ -199,6 +189,74 @@ class ReportData:
 
     def isolated(self) -> list[dict]:
         return [n for nid, n in self.graph.nodes.items() if self.graph.degree(nid) == 0]
+
+
+def strongly_connected(succ: dict[str, set[str]]) -> list[set[str]]:
+    """Tarjan's algorithm, iterative (import graphs are deep enough to overflow recursion)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    components: list[set[str]] = []
+    counter = 0
+    for root in sorted(succ):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(succ.get(root, ()))))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            advanced = False
+            for child in children:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(succ.get(child, ())))))
+                    advanced = True
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component = set()
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.add(member)
+                    if member == node:
+                        break
+                components.append(component)
+    return components
+
+
+def _shortest_back(succ: dict[str, set[str]], component: set[str], start: str) -> list[str] | None:
+    """Breadth-first from `start`'s successors back to `start`, inside the component: the cycle's other files."""
+    parents: dict[str, str | None] = {}
+    queue = []
+    for first in sorted(succ[start] & component):
+        parents[first] = None
+        queue.append(first)
+    for node in queue:  # the list grows while we walk it: a BFS queue
+        if node == start:
+            path = [node]
+            while parents[path[-1]] is not None:
+                path.append(parents[path[-1]])
+            return path[::-1]
+        for nxt in sorted(succ.get(node, ()) & component):
+            if nxt not in parents:
+                parents[nxt] = node
+                queue.append(nxt)
+    return None
 
 
 def suggested_questions(data: ReportData) -> list[tuple[str, str]]:
