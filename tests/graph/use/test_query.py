@@ -47,6 +47,11 @@ def test_query_budget_is_respected_exactly_on_a_large_graph(big_graph):
         assert answer["tokens"] == count_tokens(answer["text"])
 
 
+def test_budget_below_the_floor_is_a_usage_error(project):
+    result = run("query", "route", "--budget", "10", "--graph", str(project))
+    assert result.exit_code == 2
+
+
 @pytest.mark.parametrize("question", ["", "   ", "the of and", "zzqxv wbbrr"])
 def test_empty_or_nonsense_query_exits_4_with_suggestions(project, question):
     result = run("query", question, "--graph", str(project))

@@ -11,6 +11,7 @@ import itertools
 import re
 from collections import defaultdict
 
+from skillbox.errors import UsageError
 from skillbox.graph.graphfile import DEPENDENCY_RELATIONS, Edge, is_test_path, location, note_text
 from skillbox.graph.index import GraphIndex, NodeRow, split_words
 from skillbox.graph.names import NoMatchError, close_names, resolve_node
@@ -99,7 +100,7 @@ def _score_seed(node: NodeRow, terms: list[str], bm25: float) -> float:
 def query(index: GraphIndex, question: str, budget: int = DEFAULT_BUDGET) -> dict:
     """Seed nodes from the question's terms, expand their neighbourhood, keep the best lines within `budget`."""
     if budget < MIN_BUDGET:
-        raise NoMatchError(question, [], what=f"answer fits a budget under {MIN_BUDGET} tokens; question")
+        raise UsageError(f"--budget must be at least {MIN_BUDGET} tokens (got {budget})")
     terms = question_terms(question)
     hits = index.search(terms, limit=80) if terms else []
     if not hits:
