@@ -265,6 +265,8 @@ def main() -> None:
         rows.append(bench_synthetic(args.synthetic, args))
     if args.json:
         print(json.dumps(rows, indent=1))
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"\nmachine: {os.cpu_count()} cores, load average {load} at the end of the run (wall times scale with it)")
     print_table(rows)
 
 
