@@ -1,0 +1,1 @@
+"""captions rules."""

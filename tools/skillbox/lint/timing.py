@@ -1,0 +1,100 @@
+"""Clip timing shared by several rules: parse `data-start` (seconds or `clipId ± s`), resolve it to seconds,
+find the tweens that animate an element."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from skillbox.lint.css import selector_matches
+from skillbox.lint.document import Document, Element
+
+REFERENCE = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:([+-])\s*(\d+(?:\.\d+)?|\.\d+)\s*)?$")
+
+
+def number(value: str | None) -> float | None:
+    if value is None:
+        return None
+    try:
+        result = float(value.strip().removesuffix("s"))
+    except ValueError:
+        return None
+    return result if result == result and result not in (float("inf"), float("-inf")) else None
+
+
+@dataclass
+class StartRef:
+    clip: str
+    delta: float
+
+
+def parse_start(value: str) -> float | StartRef | None:
+    """`"2.5"` → 2.5; `"intro + 1"` → StartRef("intro", 1.0); anything else → None."""
+    seconds = number(value)
+    if seconds is not None:
+        return seconds
+    match = REFERENCE.match(value)
+    if not match:
+        return None
+    delta = float(match.group(3)) if match.group(3) else 0.0
+    return StartRef(match.group(1), -delta if match.group(2) == "-" else delta)
+
+
+def resolve_starts(doc: Document) -> dict[int, float | None]:
+    """element index -> absolute start in seconds (None when unknown: bad reference or cycle).
+    A reference `x + d` starts d seconds after clip x ends."""
+    by_id = {e.id: e for e in doc.elements if e.id}
+    resolved: dict[int, float | None] = {}
+
+    def resolve(element: Element, visiting: set[int]) -> float | None:
+        if element.index in resolved:
+            return resolved[element.index]
+        parsed = parse_start(element.attrs.get("data-start", ""))
+        value: float | None = None
+        if isinstance(parsed, float):
+            value = parsed
+        elif isinstance(parsed, StartRef):
+            target = by_id.get(parsed.clip)
+            if target is not None and target.index not in visiting and "data-start" in target.attrs:
+                base = resolve(target, visiting | {element.index})
+                duration = number(target.attrs.get("data-duration"))
+                if base is not None and duration is not None:
+                    value = base + duration + parsed.delta
+        resolved[element.index] = value
+        return value
+
+    for element in doc.elements:
+        if "data-start" in element.attrs:
+            resolve(element, {element.index})
+    return resolved
+
+
+def tween_targets(doc: Document, call) -> list[Element] | None:
+    """Elements a GSAP call animates; None when the target cannot be resolved statically."""
+    target = call.targets
+    if target is None:
+        return None
+    selector = target.literal if isinstance(target.literal, str) else None
+    if selector is None:
+        for model in doc.script_models:
+            if target.text in model.element_vars:
+                selector = model.element_vars[target.text]
+                break
+    if selector is None:
+        return None
+    return elements_matching(doc, selector)
+
+
+def elements_matching(doc: Document, selector_list: str) -> list[Element]:
+    parts = [p.strip() for p in selector_list.split(",") if p.strip()]
+    return [e for e in doc.elements if any(selector_matches(p, e.tag, e.attrs) for p in parts)]
+
+
+def css_declarations_for(doc: Document, element: Element):
+    """(selector, declaration) pairs from stylesheets whose rule matches the element, then inline style."""
+    for css_rule in doc.all_css_rules:
+        if css_rule.media is None and selector_matches(css_rule.selector, element.tag, element.attrs):
+            for decl in css_rule.declarations:
+                yield css_rule.selector, decl
+    for decl in doc.styles_of(element):
+        yield "style", decl
