@@ -29,9 +29,9 @@ class PathsOrSubcommand(click.Group):
     default_command = "paths"
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if not args or args[0] not in self.commands or args[0] == self.default_command:
-            if not (args and args[0] in ("-h", "--help")):
-                args = [self.default_command, *args]
+        names_subcommand = bool(args) and args[0] in self.commands and args[0] != self.default_command
+        if not names_subcommand and not (args and args[0] in ("-h", "--help")):
+            args = [self.default_command, *args]
         return super().parse_args(ctx, args)
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:

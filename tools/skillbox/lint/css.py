@@ -206,9 +206,8 @@ def compound_matches(compound: str, tag: str, attrs: dict[str, str]) -> bool:
                 if not ok:
                     return False
             matched_something = True
-        elif m.group("pseudo"):
-            if m.group("pseudo").startswith("::"):
-                return False
+        elif m.group("pseudo") and m.group("pseudo").startswith("::"):
+            return False
     return matched_something
 
 

@@ -222,7 +222,9 @@ def parse_document(source: bytes, path: str = "<string>", *, is_subcomposition: 
         doc.source = b""
         return doc
     if len(source) > MAX_FILE_BYTES:
-        doc.parse_error = f"file is {len(source) / 1e6:.1f} MB; compositions over {MAX_FILE_BYTES // 2**20} MB are not linted"
+        doc.parse_error = (
+            f"file is {len(source) / 1e6:.1f} MB; compositions over {MAX_FILE_BYTES // 2**20} MB are not linted"
+        )
         return doc
     if not text.strip():
         doc.parse_error = "empty file"
@@ -345,7 +347,16 @@ def _walk(doc: Document, root: tree_sitter.Node) -> None:
                 doc.unclosed_raw_elements.append((tag, node.start_byte))
             if tag:
                 element = Element(
-                    tag, attrs, spans, node.start_byte, node.end_byte, node.end_byte, False, False, in_template, parent,
+                    tag,
+                    attrs,
+                    spans,
+                    node.start_byte,
+                    node.end_byte,
+                    node.end_byte,
+                    False,
+                    False,
+                    in_template,
+                    parent,
                     index=len(doc.elements),
                 )
                 doc.elements.append(element)

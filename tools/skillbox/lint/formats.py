@@ -130,7 +130,7 @@ def explain(r: Rule) -> str:
             f"Fix: {r.fix_hint}",
             f"Autofix: {fix}",
             f"Silence on one element: <!-- skillbox-lint: ignore[{r.code}] --> right before it; for a whole file "
-            f"<!-- skillbox-lint: ignore-file[{r.code}] -->; for a project ignore = [\"{r.code}\"] under "
+            f'<!-- skillbox-lint: ignore-file[{r.code}] -->; for a project ignore = ["{r.code}"] under '
             "[tool.skillbox.lint] in pyproject.toml (or [lint] in skillbox.toml).",
         ]
     )

@@ -63,7 +63,9 @@ def composition(
     )
 
 
-def comp(body: str = "", *, css: str = "", js: str = "", head: str = "", **kwargs) -> Sample:
+def comp(
+    body: str = "", *, css: str = "", js: str = "", head: str = "", assets: tuple[str, ...] = (), **kwargs
+) -> Sample:
     parts = []
     if head.strip():
         parts.append(head.strip())
@@ -74,7 +76,9 @@ def comp(body: str = "", *, css: str = "", js: str = "", head: str = "", **kwarg
     if js.strip():
         parts.append(f"<script>\n{js.strip()}\n</script>")
     document = composition(body, css=css, js=js, head=head, **kwargs)
-    return Sample({"index.html": document}, "\n".join(parts) or document)
+    files: dict[str, str | bytes] = {"index.html": document}
+    files.update({asset: b"\x00" for asset in assets})
+    return Sample(files, "\n".join(parts) or document)
 
 
 def raw(html: str, snippet: str | None = None) -> Sample:
@@ -83,4 +87,3 @@ def raw(html: str, snippet: str | None = None) -> Sample:
 
 def project(files: dict[str, str | bytes], snippet: str, lint_path: str = "") -> Sample:
     return Sample(dict(files), snippet.strip(), lint_path)
-

@@ -349,9 +349,7 @@ def _registry_write(model, node, left, right, src: bytes, base: int) -> None:
         elif right.type == "object":
             model.registry_inits.append(base + node.start_byte)
             for key, value in (_object_props(right, src, base) or {}).items():
-                model.registrations.append(
-                    Registration(key, value.text, value.offset, _async_context(node, src))
-                )
+                model.registrations.append(Registration(key, value.text, value.offset, _async_context(node, src)))
         return
     key: object = MISSING
     if left.type == "subscript_expression":
@@ -368,8 +366,12 @@ def _registry_write(model, node, left, right, src: bytes, base: int) -> None:
             key = _text(prop, src) if prop is not None else None
     if key is not MISSING:
         model.registrations.append(
-            Registration(key if isinstance(key, str) else None, _text(right, src), base + node.start_byte,
-                         _async_context(node, src))
+            Registration(
+                key if isinstance(key, str) else None,
+                _text(right, src),
+                base + node.start_byte,
+                _async_context(node, src),
+            )
         )
 
 

@@ -98,3 +98,38 @@ def css_declarations_for(doc: Document, element: Element):
                 yield css_rule.selector, decl
     for decl in doc.styles_of(element):
         yield "style", decl
+
+
+_LOOKUP = re.compile(r"""^document\.(getElementById|querySelector)\(\s*(["'])(.+?)\2\s*\)$""")
+
+
+def selector_for_object(doc: Document, text: str) -> str | None:
+    """`video` (a variable bound by querySelector) or `document.getElementById("v")` → a CSS selector."""
+    text = text.strip()
+    for model in doc.script_models:
+        if text in model.element_vars:
+            return model.element_vars[text]
+    match = _LOOKUP.match(text)
+    if match:
+        return ("#" if match.group(1) == "getElementById" else "") + match.group(3)
+    return None
+
+
+def remove_attribute_edit(doc: Document, element: Element, name: str):
+    """Byte edit deleting `name=...` and the whitespace before it."""
+    from skillbox.lint.registry import Edit
+
+    start, end = element.attr_spans[name]
+    while start > 0 and doc.source[start - 1 : start] in (b" ", b"\t", b"\n", b"\r"):
+        start -= 1
+    return Edit(start, end, "")
+
+
+def add_attribute_edit(element: Element, text: str, source: bytes):
+    """Byte edit inserting ` text` right after the tag name."""
+    from skillbox.lint.registry import Edit
+
+    at = element.start + 1 + len(element.tag)
+    while at < len(source) and source[at : at + 1] not in (b" ", b"\t", b"\n", b"\r", b">", b"/"):
+        at += 1
+    return Edit(at, at, f" {text}")

@@ -100,9 +100,9 @@ a timeline but never registers it renders its first frame for the whole video. S
 and roots marked `data-no-timeline` are exempt.
 """,
     bad=raw(
-        composition("", js="").replace('window.__timelines["main"] = tl;\n', "").replace(
-            "window.__timelines = window.__timelines || {};\n", ""
-        ),
+        composition("", js="")
+        .replace('window.__timelines["main"] = tl;\n', "")
+        .replace("window.__timelines = window.__timelines || {};\n", ""),
         "<script>\nconst tl = gsap.timeline({ paused: true });\n</script>",
     ),
     good=comp(""),
@@ -115,6 +115,8 @@ def missing_timeline_registry(doc: Document):
         return
     if "data-no-timeline" in root.attrs or "data-composition-id" not in root.attrs:
         return
+    if not any(m.gsap_calls or m.timelines for m in doc.script_models):
+        return  # no timeline at all: missing_data_no_timeline covers a static composition
     if not _registry_used(doc):
         offset = doc.scripts[-1].start if doc.scripts else root.start
         yield Hit(offset, "the composition never assigns window.__timelines", root)
@@ -152,7 +154,9 @@ def timeline_id_mismatch(doc: Document):
                 yield Hit(reg.offset, f'window.__timelines["{reg.key}"] matches no data-composition-id in this file')
             elif host_ids and reg.key not in host_ids:
                 hosts = ", ".join(sorted(host_ids))
-                yield Hit(reg.offset, f'timeline key "{reg.key}" differs from the host\'s data-composition-id ({hosts})')
+                yield Hit(
+                    reg.offset, f'timeline key "{reg.key}" differs from the host\'s data-composition-id ({hosts})'
+                )
     root = doc.root
     if host_ids and root is not None and root.attrs.get("data-composition-id") not in (None, *host_ids):
         hosts = ", ".join(sorted(host_ids))
@@ -197,8 +201,11 @@ def repeated_id_descendant_selector(doc: Document):
     for css_rule in doc.all_css_rules:
         ids = re.findall(r"#([\w-]+)", css_rule.selector)
         if len(ids) != len(set(ids)):
-            yield Hit(css_rule.offset, f"selector `{css_rule.selector}` repeats an id and can never match",
-                      selector=css_rule.selector)
+            yield Hit(
+                css_rule.offset,
+                f"selector `{css_rule.selector}` repeats an id and can never match",
+                selector=css_rule.selector,
+            )
 
 
 @rule(
@@ -242,13 +249,17 @@ def invalid_inline_script_syntax(doc: Document):
     summary="An element with data-composition-src has no data-composition-id.",
     explanation="The runtime mounts the sub-composition under the host's id and seeks the timeline of that id.",
     bad=raw(
-        composition('<div id="intro-host" data-composition-src="compositions/intro.html" data-start="0" '
-                    'data-duration="2" data-track-index="1"></div>'),
+        composition(
+            '<div id="intro-host" data-composition-src="compositions/intro.html" data-start="0" '
+            'data-duration="2" data-track-index="1"></div>'
+        ),
         '<div id="intro-host" data-composition-src="compositions/intro.html" data-start="0" ...></div>',
     ),
     good=raw(
-        composition('<div id="intro-host" data-composition-id="intro" data-composition-src="compositions/intro.html" '
-                    'data-start="0" data-duration="2" data-track-index="1"></div>'),
+        composition(
+            '<div id="intro-host" data-composition-id="intro" data-composition-src="compositions/intro.html" '
+            'data-start="0" data-duration="2" data-track-index="1"></div>'
+        ),
         '<div id="intro-host" data-composition-id="intro" data-composition-src="compositions/intro.html" ...></div>',
     ),
     fix_hint='Add data-composition-id="<id>" to the host, equal to the sub-composition\'s root id.',
@@ -257,8 +268,9 @@ def invalid_inline_script_syntax(doc: Document):
 def host_missing_composition_id(doc: Document):
     for element in doc.elements:
         if "data-composition-src" in element.attrs and "data-composition-id" not in element.attrs:
-            yield Hit(element.start, f"host {element.label()} has data-composition-src but no data-composition-id",
-                      element)
+            yield Hit(
+                element.start, f"host {element.label()} has data-composition-src but no data-composition-id", element
+            )
 
 
 @rule(
@@ -278,8 +290,11 @@ def scoped_css_missing_wrapper(doc: Document):
     for css_rule in doc.all_css_rules:
         for scoped in re.findall(r"\[data-composition-id=[\"']?([^\"'\]]+)[\"']?\]", css_rule.selector):
             if scoped not in ids:
-                yield Hit(css_rule.offset, f'CSS scope [data-composition-id="{scoped}"] matches no element',
-                          selector=css_rule.selector)
+                yield Hit(
+                    css_rule.offset,
+                    f'CSS scope [data-composition-id="{scoped}"] matches no element',
+                    selector=css_rule.selector,
+                )
 
 
 @rule(
@@ -349,7 +364,7 @@ def non_deterministic_code(doc: Document):
     "a selector is actually used the finding is an error.",
     bad=comp('<p id="1st">Hi</p>'),
     good=comp('<p id="first">Hi</p>'),
-    fix_hint="Rename the id to start with a letter (e.g. id=\"s1\").",
+    fix_hint='Rename the id to start with a letter (e.g. id="s1").',
     peer=True,
 )
 def id_requires_css_escape(doc: Document):
@@ -358,8 +373,12 @@ def id_requires_css_escape(doc: Document):
         ident = element.id
         if ident and ident[0].isdigit():
             severity = "error" if f"#{ident}" in used else None
-            yield Hit(element.start, f'id "{ident}" starts with a digit; #{ident} is not a valid selector', element,
-                      severity=severity)
+            yield Hit(
+                element.start,
+                f'id "{ident}" starts with a digit; #{ident} is not a valid selector',
+                element,
+                severity=severity,
+            )
 
 
 @rule(
@@ -382,8 +401,11 @@ def css_transition_used(doc: Document):
                 "0s",
                 "0",
             ):
-                yield Hit(decl.offset, f"`{decl.name}: {decl.value}` in `{css_rule.selector}` is not seekable",
-                          selector=css_rule.selector)
+                yield Hit(
+                    decl.offset,
+                    f"`{decl.name}: {decl.value}` in `{css_rule.selector}` is not seekable",
+                    selector=css_rule.selector,
+                )
     for element in doc.elements:
         for decl in doc.styles_of(element):
             if decl.name == "transition" and decl.value not in ("none", "0s"):
@@ -401,11 +423,15 @@ the id; the second scene silently uses the first scene's gradient, mask or clip.
 assembled page, including inline SVG `<defs>`. (Duplicate ids on two media elements are reported as
 `duplicate_media_id`.)
 """,
-    bad=comp('<svg id="a"><defs><linearGradient id="g"></linearGradient></defs></svg>\n'
-             '<svg id="b"><defs><linearGradient id="g"></linearGradient></defs></svg>'),
-    good=comp('<svg id="a"><defs><linearGradient id="g1"></linearGradient></defs></svg>\n'
-              '<svg id="b"><defs><linearGradient id="g2"></linearGradient></defs></svg>'),
-    fix_hint="Rename one of the elements (and every url(#id) / href=\"#id\" that refers to it).",
+    bad=comp(
+        '<svg id="a"><defs><linearGradient id="g"></linearGradient></defs></svg>\n'
+        '<svg id="b"><defs><linearGradient id="g"></linearGradient></defs></svg>'
+    ),
+    good=comp(
+        '<svg id="a"><defs><linearGradient id="g1"></linearGradient></defs></svg>\n'
+        '<svg id="b"><defs><linearGradient id="g2"></linearGradient></defs></svg>'
+    ),
+    fix_hint='Rename one of the elements (and every url(#id) / href="#id" that refers to it).',
 )
 def duplicate_id(doc: Document):
     seen: dict[str, list] = {}
@@ -444,8 +470,9 @@ def timeline_not_paused(doc: Document):
             paused = timeline.vars.get("paused")
             if paused is None or paused.literal is not True:
                 name = timeline.name or "timeline"
-                yield Hit(timeline.offset, f"{name} = gsap.timeline(...) is not created with {{ paused: true }}",
-                          fix=timeline)
+                yield Hit(
+                    timeline.offset, f"{name} = gsap.timeline(...) is not created with {{ paused: true }}", fix=timeline
+                )
 
 
 @timeline_not_paused.fixer
@@ -506,8 +533,7 @@ synchronously at the top level of the script.
             'setTimeout(() => {\n  const tl = gsap.timeline({ paused: true });\n  window.__timelines["main"] = tl;\n'
             "}, 0);\n",
         ),
-        'setTimeout(() => {\n  const tl = gsap.timeline({ paused: true });\n  window.__timelines["main"] = tl;\n'
-        "}, 0);",
+        'setTimeout(() => {\n  const tl = gsap.timeline({ paused: true });\n  window.__timelines["main"] = tl;\n}, 0);',
     ),
     good=comp(""),
     fix_hint="Move gsap.timeline({ paused: true }) and the window.__timelines assignment to the top level.",
@@ -605,8 +631,11 @@ def root_dimensions_mismatch(doc: Document):
             expected = want.get(decl.name)
             match = re.fullmatch(r"(\d+(?:\.\d+)?)px", decl.value)
             if expected and match and float(match.group(1)) != float(expected or 0):
-                yield Hit(decl.offset, f"{css_rule.selector} {decl.name} {decl.value} ≠ root data-{decl.name} "
-                          f"{expected}", selector=css_rule.selector)
+                yield Hit(
+                    decl.offset,
+                    f"{css_rule.selector} {decl.name} {decl.value} ≠ root data-{decl.name} {expected}",
+                    selector=css_rule.selector,
+                )
 
 
 @rule(
@@ -630,14 +659,12 @@ def composition_markers(element) -> bool:
     return any(m in element.attrs for m in COMPOSITION_MARKERS)
 
 
-
-
 @rule(
     "unclosed_tag_swallowed_element",
     "error",
     G,
     summary="A start tag is missing its `>`, so the next element is swallowed as attribute text.",
-    explanation="`<div class=\"card\"<p>Hi</p>` makes the browser read `<p` as an attribute name: the paragraph "
+    explanation='`<div class="card"<p>Hi</p>` makes the browser read `<p` as an attribute name: the paragraph '
     "never exists and everything that targets it silently fails.",
     bad=comp('<div id="card" class="card"<p id="t">Hi</p></div>'),
     good=comp('<div id="card" class="card"><p id="t">Hi</p></div>'),
