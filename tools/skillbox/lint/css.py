@@ -35,6 +35,7 @@ class Stylesheet:
     keyframes: list[str] = field(default_factory=list)
     errors: list[tuple[str, int]] = field(default_factory=list)
     custom_properties: set[str] = field(default_factory=set)
+    urls: list[tuple[str, str, int]] = field(default_factory=list)  # (property or "@font-face", url, offset)
 
 
 class _Positions:
@@ -53,6 +54,13 @@ class _Positions:
         index = max(0, min(line - 1, len(self.line_starts) - 1))
         prefix = self.lines[index][: max(0, column - 1)]
         return self.base + self.line_starts[index] + len(prefix.encode("utf-8", "surrogatepass"))
+
+
+_URL = re.compile(r"""url\(\s*(?:"([^"]*)"|'([^']*)'|([^)\s]*))\s*\)""")
+
+
+def css_urls(value: str) -> list[str]:
+    return [next(g for g in m.groups() if g is not None) for m in _URL.finditer(value)]
 
 
 def _unquote(value: str) -> str:
@@ -93,6 +101,9 @@ def _rules(nodes, positions: _Positions, sheet: Stylesheet, media: str | None) -
             selector = " ".join(tinycss2.serialize(node.prelude).split())
             body = tinycss2.parse_blocks_contents(node.content, skip_comments=True, skip_whitespace=True)
             declarations = _declarations(body, positions, sheet)
+            for decl in declarations:
+                if "url(" in decl.value:
+                    sheet.urls.extend((decl.name, url, decl.offset) for url in css_urls(decl.value))
             offset = positions.offset(node.source_line, node.source_column)
             for part in _split_selector_list(selector):
                 sheet.rules.append(CssRule(part, declarations, offset, media))
@@ -103,6 +114,8 @@ def _rules(nodes, positions: _Positions, sheet: Stylesheet, media: str | None) -
                 for decl in _declarations(body, positions):
                     if decl.name == "font-family":
                         sheet.font_faces.append(_unquote(decl.value).lower())
+                    elif decl.name == "src":
+                        sheet.urls.extend(("@font-face", url, decl.offset) for url in css_urls(decl.value))
             elif name == "keyframes" or name.endswith("-keyframes"):
                 sheet.keyframes.append(tinycss2.serialize(node.prelude).strip())
             elif name in ("media", "supports", "layer", "container") and node.content is not None:

@@ -11,6 +11,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 GSAP_CDN = "https://cdn.jsdelivr.net/npm/gsap@3.12.5/dist/gsap.min.js"
+# A host element and the template-wrapped sub-composition file it mounts (compositions/intro.html).
+HOST = (
+    '<div id="intro" data-composition-id="intro" data-composition-src="compositions/intro.html" data-start="0" '
+    'data-duration="2" data-track-index="1" data-width="1920" data-height="1080"></div>'
+)
+SUB = (
+    '<template>\n<div data-composition-id="intro" data-width="1920" data-height="1080">\n'
+    '  <h1 id="intro-title">Intro</h1>\n</div>\n<script>\n'
+    "window.__timelines = window.__timelines || {};\n"
+    "const tl = gsap.timeline({ paused: true });\n"
+    'tl.from("#intro-title", { opacity: 0 }, 0);\n'
+    'window.__timelines["intro"] = tl;\n</script>\n</template>\n'
+)
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ import re
 
 from skillbox.lint.document import COMPOSITION_MARKERS, Document
 from skillbox.lint.registry import Edit, Hit, rule
-from skillbox.lint.samples import comp, composition, raw
+from skillbox.lint.samples import HOST, SUB, comp, composition, project, raw
 
 G = "core"
 
@@ -248,19 +248,13 @@ def invalid_inline_script_syntax(doc: Document):
     G,
     summary="An element with data-composition-src has no data-composition-id.",
     explanation="The runtime mounts the sub-composition under the host's id and seeks the timeline of that id.",
-    bad=raw(
-        composition(
-            '<div id="intro-host" data-composition-src="compositions/intro.html" data-start="0" '
-            'data-duration="2" data-track-index="1"></div>'
-        ),
-        '<div id="intro-host" data-composition-src="compositions/intro.html" data-start="0" ...></div>',
+    bad=project(
+        {"index.html": composition(HOST.replace(' data-composition-id="intro"', "")), "compositions/intro.html": SUB},
+        '<div id="intro" data-composition-src="compositions/intro.html" data-start="0" ...></div>',
     ),
-    good=raw(
-        composition(
-            '<div id="intro-host" data-composition-id="intro" data-composition-src="compositions/intro.html" '
-            'data-start="0" data-duration="2" data-track-index="1"></div>'
-        ),
-        '<div id="intro-host" data-composition-id="intro" data-composition-src="compositions/intro.html" ...></div>',
+    good=project(
+        {"index.html": composition(HOST), "compositions/intro.html": SUB},
+        '<div id="intro" data-composition-id="intro" data-composition-src="compositions/intro.html" ...></div>',
     ),
     fix_hint='Add data-composition-id="<id>" to the host, equal to the sub-composition\'s root id.',
     peer=True,
