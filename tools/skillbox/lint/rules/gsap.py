@@ -346,7 +346,7 @@ def gsap_repeat_refresh_relative_value(doc: Document):
 def gsap_timeline_registered_before_async_build(doc: Document):
     registered = {r.value_text for m in doc.script_models for r in m.registrations if not r.async_context}
     for call in doc.gsap_calls:
-        if call.on_timeline and call.receiver in registered and call.async_context and call.method in TWEENS + ("set",):
+        if call.on_timeline and call.receiver in registered and call.async_context and call.method in (*TWEENS, "set"):
             yield Hit(
                 call.offset, f"{call.receiver}.{call.method}() runs inside {call.async_context}, after registration"
             )

@@ -6,6 +6,7 @@ outside a project, the file's own folder is the root.
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 from urllib.parse import unquote
@@ -41,9 +42,8 @@ def local_path_missing(doc: Document, url: str) -> bool:
     target = local_target(doc, url)
     if target is None or target.exists():
         return False
-    if doc.file_path is not None and (doc.file_path.parent / url.split("?")[0].split("#")[0]).exists():
-        return False  # resolved relative to the file itself: tolerated
-    return True
+    # Resolved relative to the file itself (not the project root): tolerated.
+    return not (doc.file_path is not None and (doc.file_path.parent / url.split("?")[0].split("#")[0]).exists())
 
 
 ASSET_ELEMENTS = {"img": "src", "video": "src", "source": "src", "track": "src", "image": "href"}
@@ -274,7 +274,7 @@ def duplicate_audio_track(doc: Document):
                 tracks.setdefault(element.attrs["data-track-index"], []).append((start, start + duration, element))
     for track, windows in tracks.items():
         windows.sort(key=lambda w: (w[0], w[1]))
-        for (_s1, e1, a), (s2, _e2, b) in zip(windows, windows[1:], strict=False):
+        for (_s1, e1, a), (s2, _e2, b) in itertools.pairwise(windows):
             if s2 < e1 - 1e-6:
                 yield Hit(b.start, f"{b.label()} overlaps {a.label()} on audio track {track}", b)
 
