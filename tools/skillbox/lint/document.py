@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import html
+import time
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -22,6 +23,8 @@ from skillbox.lint.css import Declaration, Stylesheet, parse_declarations, parse
 from skillbox.lint.script import ScriptModel, parse_script
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
+PARSE_SECONDS = 1.0  # plus PARSE_SECONDS_PER_MB for each MB of input
+PARSE_SECONDS_PER_MB = 1.5
 NON_CONTENT_TAGS = {"script", "style", "meta", "link", "title", "base", "noscript", "template"}
 COMPOSITION_MARKERS = ("data-composition-id", "data-width", "data-height")
 TIMING_ATTRS = ("data-start", "data-duration", "data-track-index")
@@ -215,27 +218,52 @@ def parse_document(source: bytes, path: str = "<string>", *, is_subcomposition: 
     """Parse a composition. Never raises on bad content: problems become `parse_error`."""
     if source.startswith(b"\xef\xbb\xbf"):
         source = source[3:]
+    if len(source) > MAX_FILE_BYTES:
+        doc = Document(path=path, source=b"", text="", is_subcomposition=is_subcomposition)
+        size = len(source) / 2**20
+        doc.parse_error = f"file is {size:.1f} MB; compositions over {MAX_FILE_BYTES // 2**20} MB are not linted"
+        return doc
     text = _decode(source)
     doc = Document(path=path, source=source, text=text or "", is_subcomposition=is_subcomposition)
     if text is None:
         doc.parse_error = "not a UTF-8 text file (binary content)"
         doc.source = b""
         return doc
-    if len(source) > MAX_FILE_BYTES:
-        doc.parse_error = (
-            f"file is {len(source) / 1e6:.1f} MB; compositions over {MAX_FILE_BYTES // 2**20} MB are not linted"
-        )
-        return doc
     if not text.strip():
         doc.parse_error = "empty file"
         return doc
-    tree = html_parser().parse(source)
+    tree = _parse_bounded(source)
+    if tree is None:
+        budget = parse_budget(len(source))
+        doc.parse_error = f"markup too deeply nested or too large to parse within {budget:.1f} s; not linted"
+        return doc
     _walk(doc, tree.root_node)
     if not doc.elements:
         doc.parse_error = "no HTML elements found (not an HTML composition)"
         return doc
     _find_root(doc)
     return doc
+
+
+def parse_budget(size: int) -> float:
+    return PARSE_SECONDS + PARSE_SECONDS_PER_MB * size / 2**20
+
+
+def _parse_bounded(source: bytes) -> tree_sitter.Tree | None:
+    """tree-sitter-html slows down sharply on pathological nesting; feed it in chunks and give up after
+    `PARSE_SECONDS` so a hostile file costs a bounded time, never a hang."""
+    deadline = time.perf_counter() + parse_budget(len(source))
+    gave_up = False
+
+    def read(offset: int, _point) -> bytes:
+        nonlocal gave_up
+        if time.perf_counter() > deadline:
+            gave_up = True
+            return b""
+        return source[offset : offset + 8192]
+
+    tree = html_parser().parse(read)
+    return None if gave_up else tree
 
 
 def _attr_value(node: tree_sitter.Node, source: bytes) -> str:
@@ -276,14 +304,18 @@ def _walk(doc: Document, root: tree_sitter.Node) -> None:
         node, parent, in_template = stack.pop()
         kind = node.type
         if kind in ("element", "script_element", "style_element"):
-            first = node.children[0] if node.children else None
-            if first is None or first.type not in ("start_tag", "self_closing_tag"):
+            children = node.children
+            first = children[0] if children else None
+            first_type = first.type if first is not None else ""
+            if first_type not in ("start_tag", "self_closing_tag"):
                 # An end tag without a start (tree-sitter wraps some of those as elements).
-                stack.extend((c, parent, in_template) for c in reversed(node.children))
+                stack.extend((c, parent, in_template) for c in reversed(children))
                 continue
             tag, attrs, spans = _start_tag(first, source)
-            broken = next((c for c in first.children if c.type == "ERROR" or c.is_missing), None)
-            has_end = any(c.type == "end_tag" for c in node.children)
+            broken = None
+            if first.has_error:
+                broken = next((c for c in first.children if c.type == "ERROR" or c.is_missing), None)
+            has_end = children[-1].type == "end_tag"
             element = Element(
                 tag=tag,
                 attrs=attrs,
@@ -291,7 +323,7 @@ def _walk(doc: Document, root: tree_sitter.Node) -> None:
                 start=node.start_byte,
                 start_tag_end=first.end_byte,
                 end=node.end_byte,
-                self_closing=first.type == "self_closing_tag",
+                self_closing=first_type == "self_closing_tag",
                 has_end_tag=has_end,
                 in_template=in_template,
                 parent=parent,
@@ -321,7 +353,7 @@ def _walk(doc: Document, root: tree_sitter.Node) -> None:
                 _add_style(doc, element, node)
             else:
                 child_in_template = in_template or tag == "template"
-                stack.extend((c, element, child_in_template) for c in reversed(node.children[1:]))
+                stack.extend((c, element, child_in_template) for c in reversed(children[1:]))
         elif kind == "text" or kind == "entity":
             raw = source[node.start_byte : node.end_byte].decode("utf-8", "replace")
             value = html.unescape(raw) if kind == "entity" else raw

@@ -572,7 +572,9 @@ def timeline_registry_missing_init(doc: Document):
 def _fix_registry_init(doc: Document, hit: Hit) -> list[Edit]:
     line_start = doc.source.rfind(b"\n", 0, hit.offset) + 1
     indent = re.match(rb"[ \t]*", doc.source[line_start:]).group(0).decode()
-    return [Edit(line_start, line_start, f"{indent}window.__timelines = window.__timelines || {{}};\n")]
+    line_end = doc.source.find(b"\n", hit.offset)
+    newline = "\r\n" if line_end > 0 and doc.source[line_end - 1 : line_end] == b"\r" else "\n"
+    return [Edit(line_start, line_start, f"{indent}window.__timelines = window.__timelines || {{}};{newline}")]
 
 
 @rule(
