@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from skillbox.lint.document import Document
 from skillbox.lint.registry import Hit, rule
 from skillbox.lint.samples import comp
@@ -24,6 +26,8 @@ SYSTEM_ALIASED = {
     "sf pro display", "sf pro text", "calibri", "cambria", "impact", "comic sans ms",
 }  # fmt: skip
 TITLE = '<h1 id="title">Hello</h1>'
+# `font: [style] [weight] SIZE[/LINE-HEIGHT] FAMILY, ...` — the family list follows the size.
+FONT_SHORTHAND = re.compile(r"(?:^|\s)[\d.]+(?:px|em|rem|pt|%|vw|vh|vmin|vmax|ex|ch)(?:\s*/\s*[\w.%]+)?\s+(.+)$")
 
 
 def _families(value: str) -> list[str]:
@@ -35,10 +39,10 @@ def _font_declarations(doc: Document):
         for decl in css_rule.declarations:
             if decl.name == "font-family":
                 yield css_rule.selector, decl
-            elif decl.name == "font" and ("," in decl.value or "'" in decl.value or '"' in decl.value):
-                tail = decl.value.split("/")[-1]
-                tail = " ".join(tail.split()[1:]) if "/" in decl.value else decl.value
-                yield css_rule.selector, type(decl)("font-family", tail, decl.important, decl.offset)
+            elif decl.name == "font":
+                match = FONT_SHORTHAND.search(decl.value)
+                if match:
+                    yield css_rule.selector, type(decl)("font-family", match.group(1), decl.important, decl.offset)
 
 
 def _loaded_families(doc: Document) -> set[str]:
