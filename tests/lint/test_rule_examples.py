@@ -27,7 +27,8 @@ def test_at_least_seventy_rules_over_every_group():
 def test_bad_example_fires_only_its_rule(code, sample_path):
     found = codes_of(sample_path(RULES[code].bad))
     assert code in found, f"{code}: bad example does not fire (got {found})"
-    assert set(found) == {code}, f"{code}: bad example also fires {sorted(set(found) - {code})}"
+    allowed = {code, *RULES[code].bad_also}
+    assert set(found) <= allowed, f"{code}: bad example also fires {sorted(set(found) - allowed)}"
 
 
 @pytest.mark.parametrize("code", CODES)

@@ -58,7 +58,7 @@ class Rule:
     scope: str = "file"  # "file": check(doc); "project": check(project)
     autofix: Callable[..., list[Edit]] | None = None
     peer_code: bool = False  # the code and meaning are shared with `hyperframes lint`
-    tags: tuple[str, ...] = field(default_factory=tuple)
+    bad_also: tuple[str, ...] = field(default_factory=tuple)  # codes the bad example legitimately fires too
 
     def fixer(self, function: Callable[..., list[Edit]]) -> Callable[..., list[Edit]]:
         """Attach a safe autofix: `function(doc, hit) -> [Edit]`."""
@@ -85,6 +85,7 @@ def rule(
     fix_hint: str,
     scope: str = "file",
     peer: bool = False,
+    bad_also: tuple[str, ...] = (),
 ) -> Callable[[Callable[..., Iterable[Hit]]], Rule]:
     if severity not in SEVERITIES or group not in GROUPS:
         raise ValueError(f"rule {code}: bad severity {severity!r} or group {group!r}")
@@ -94,6 +95,7 @@ def rule(
             raise ValueError(f"duplicate rule code {code}")
         registered = Rule(code, severity, group, summary, explanation.strip(), bad, good, fix_hint, check, scope)
         registered.peer_code = peer
+        registered.bad_also = tuple(bad_also)
         RULES[code] = registered
         return registered
 

@@ -15,6 +15,10 @@ TRACK = '<div id="captions" class="clip" data-start="0" data-duration="4" data-t
 TRACK_IN = 'tl.from("#captions", { opacity: 0 }, 0);'
 
 
+# Containers that stack caption groups; words inside a group may be positioned relatively.
+CAPTION_CONTAINER = re.compile(r"[.#]caption[-_]?(?:group|container|text|line)\b", re.I)
+
+
 def _caption_selector(selector: str) -> bool:
     return bool(CAPTION_NAME.search(selector))
 
@@ -55,14 +59,14 @@ def caption_transcript_not_inline(doc: Document):
     summary="A caption element is styled position: relative.",
     explanation="Caption groups are stacked in one place and switched on the timeline; relative positioning puts "
     "them below each other, so later groups render off-screen.",
-    bad=comp(TRACK, css=".caption-word { position: relative; }", js=TRACK_IN),
-    good=comp(TRACK, css=".caption-word { position: absolute; }", js=TRACK_IN),
+    bad=comp(TRACK, css=".caption-group { position: relative; }", js=TRACK_IN),
+    good=comp(TRACK, css=".caption-group { position: absolute; }", js=TRACK_IN),
     fix_hint="Use position: absolute for caption groups/words inside a positioned container.",
     peer=True,
 )
 def caption_container_relative_position(doc: Document):
     for css_rule in doc.all_css_rules:
-        if _caption_selector(css_rule.selector):
+        if CAPTION_CONTAINER.search(css_rule.selector):
             for decl in css_rule.declarations:
                 if decl.name == "position" and decl.value == "relative":
                     yield Hit(decl.offset, f"`{css_rule.selector}` uses position: relative", selector=css_rule.selector)

@@ -9,7 +9,7 @@ import re
 from skillbox.lint.css import selector_matches
 from skillbox.lint.document import Document, Element
 from skillbox.lint.registry import Edit, Hit, rule
-from skillbox.lint.samples import comp, composition, raw
+from skillbox.lint.samples import SUB, comp, composition, raw
 from skillbox.lint.timing import (
     StartRef,
     add_attribute_edit,
@@ -583,6 +583,7 @@ def _uses_gsap(doc: Document) -> bool:
     good=comp("", timeline=False),
     fix_hint="Add data-no-timeline to the root element (or register a timeline).",
     peer=True,
+    bad_also=("missing_timeline_registry",),
 )
 def missing_data_no_timeline(doc: Document):
     root = doc.root
@@ -795,3 +796,48 @@ def root_composition_missing_duration_source(doc: Document):
     if any(d.name in ("animation", "animation-name") for r in doc.all_css_rules for d in r.declarations):
         return
     yield Hit(root.start, f"{root.label()} has no data-duration and no timeline to infer it from", root)
+
+
+@rule(
+    "standalone_composition_wrapped_in_template",
+    "error",
+    G,
+    summary="A standalone composition (index.html) is wrapped in <template>.",
+    explanation="Only sub-compositions mounted with data-composition-src use a <template> wrapper; the runtime "
+    "cannot play a top-level composition whose content is inert template content.",
+    bad=raw(SUB, '<template>\n  <div data-composition-id="intro" ...>...</div>\n</template>'),
+    good=comp(""),
+    fix_hint="Remove the <template> wrapper and write a full document: <!doctype html><html><body>...</body></html>.",
+    peer=True,
+)
+def standalone_composition_wrapped_in_template(doc: Document):
+    if doc.is_subcomposition:
+        return
+    if re.sub(r"^(?:\s*<!--.*?-->)*", "", doc.text, flags=re.S).lstrip().lower().startswith("<template"):
+        yield Hit(len(doc.source) - len(doc.source.lstrip()), "standalone composition is wrapped in <template>")
+
+
+@rule(
+    "root_composition_missing_html_wrapper",
+    "error",
+    G,
+    summary="A standalone composition is a bare fragment without <!doctype html>/<html>.",
+    explanation="Browsers render a fragment in quirks mode and the bundler cannot inject the runtime scripts into "
+    "it; the preview and the render differ or fail.",
+    bad=raw(
+        '<div id="root" data-composition-id="main" data-width="1920" data-height="1080" data-duration="4" '
+        "data-no-timeline></div>\n"
+    ),
+    good=comp(""),
+    fix_hint='Wrap it: <!doctype html><html><head><meta charset="utf-8"></head><body>...</body></html>.',
+    peer=True,
+)
+def root_composition_missing_html_wrapper(doc: Document):
+    if doc.is_subcomposition:
+        return
+    head = re.sub(r"^(?:\s*<!--.*?-->)*", "", doc.text, flags=re.S).lstrip().lower()
+    if head.startswith("<template") or head.startswith(("<!doctype", "<html")):
+        return
+    if "data-composition-id" in doc.text:
+        start = doc.root.start if doc.root is not None else 0
+        yield Hit(start, "composition is a bare fragment without <!doctype html>/<html>", doc.root)

@@ -79,7 +79,7 @@ def root_missing_dimensions(doc: Document):
     if root is None or (doc.is_subcomposition and doc.root_in_template):
         return
     missing = [a for a in ("data-width", "data-height") if a not in root.attrs]
-    if missing and "data-composition-id" in root.attrs:
+    if missing:
         yield Hit(root.start, f"root element {root.label()} has no {' or '.join(missing)}", root)
 
 
@@ -96,8 +96,9 @@ def _registry_used(doc: Document) -> bool:
     summary="No window.__timelines registration anywhere in a standalone composition.",
     explanation="""
 The renderer finds the timeline to seek in `window.__timelines["<composition id>"]`. A composition that builds
-a timeline but never registers it renders its first frame for the whole video. Sub-compositions, template files
-and roots marked `data-no-timeline` are exempt.
+a timeline but never registers it renders its first frame for the whole video; one without any timeline makes
+the producer wait 45 s for a registration. Sub-compositions, template files and roots marked `data-no-timeline`
+are exempt.
 """,
     bad=raw(
         composition("", js="")
@@ -106,8 +107,10 @@ and roots marked `data-no-timeline` are exempt.
         "<script>\nconst tl = gsap.timeline({ paused: true });\n</script>",
     ),
     good=comp(""),
-    fix_hint='Register the timeline: window.__timelines = window.__timelines || {}; window.__timelines["<id>"] = tl;',
+    fix_hint='Register the timeline: window.__timelines = window.__timelines || {}; window.__timelines["<id>"] = tl; '
+    "(a composition without animation: add data-no-timeline to the root).",
     peer=True,
+    bad_also=("gsap_timeline_not_registered",),
 )
 def missing_timeline_registry(doc: Document):
     root = doc.root
@@ -115,8 +118,6 @@ def missing_timeline_registry(doc: Document):
         return
     if "data-no-timeline" in root.attrs or "data-composition-id" not in root.attrs:
         return
-    if not any(m.gsap_calls or m.timelines for m in doc.script_models):
-        return  # no timeline at all: missing_data_no_timeline covers a static composition
     if not _registry_used(doc):
         offset = doc.scripts[-1].start if doc.scripts else root.start
         yield Hit(offset, "the composition never assigns window.__timelines", root)
@@ -305,7 +306,7 @@ def scoped_css_missing_wrapper(doc: Document):
 )
 def studio_missing_editable_id(doc: Document):
     for element in doc.elements:
-        if element is doc.root or element.tag in ("video", "audio") or element.id:
+        if element is doc.root or element.id:
             continue
         if any(a in element.attrs for a in ("data-start", "data-track-index", "data-composition-src")):
             yield Hit(element.start, f"timed element {element.label()} has no id", element)

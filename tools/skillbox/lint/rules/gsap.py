@@ -149,8 +149,6 @@ def gsap_repeat_floor_unclamped(doc: Document):
 )
 def gsap_timeline_not_registered(doc: Document):
     registered_values = " ".join(r.value_text for m in doc.script_models for r in m.registrations)
-    if not registered_values:
-        return  # missing_timeline_registry reports the missing registry itself
     added = {a.text for m in doc.script_models for c in m.calls if c.name == "add" for a in c.args}
     for model in doc.script_models:
         for timeline in model.timelines:
@@ -249,13 +247,21 @@ def gsap_from_opacity_noop(doc: Document):
     summary="CSS transform (translate/scale) on an element a tween also moves or scales.",
     explanation="GSAP parses the CSS transform once and then owns it; a CSS translate(-50%) centring is lost or "
     "doubled as soon as the tween writes x/y/scale. Put the centring on a wrapper or use xPercent/yPercent.",
-    bad=comp(BOX, css="#box { transform: translate(-50%, -50%); }", js='tl.from("#box", { y: 40 }, 0);'),
-    good=comp(BOX, js='tl.set("#box", { xPercent: -50, yPercent: -50 }, 0);\ntl.from("#box", { y: 40 }, 0);'),
+    bad=comp(
+        BOX,
+        css="#box { transform: translate(-50%, -50%); }",
+        js='tl.from("#box", { opacity: 0 }, 0);\ntl.to("#box", { y: 40 }, 1);',
+    ),
+    good=comp(
+        BOX,
+        js='tl.set("#box", { xPercent: -50, yPercent: -50 }, 0);\ntl.from("#box", { opacity: 0 }, 0);\n'
+        'tl.to("#box", { y: 40 }, 1);',
+    ),
     fix_hint="Move the CSS transform into GSAP (xPercent: -50, yPercent: -50) or onto a wrapper element.",
     peer=True,
 )
 def gsap_css_transform_conflict(doc: Document):
-    for call in _tweens(doc, TWEENS):
+    for call in _tweens(doc, ("to", "set")):  # from/fromTo name their own start values
         keys = {k for k, _ in _all_vars(call)} & MOVE_KEYS
         if not keys:
             continue

@@ -96,6 +96,7 @@ def video_muted_with_declared_audio(doc: Document):
     good=comp(GOOD_VIDEO, assets=(CLIP,)),
     fix_hint='Give the media element a unique id, e.g. id="bg-video".',
     peer=True,
+    bad_also=("studio_missing_editable_id",),
 )
 def media_missing_id(doc: Document):
     for element in timed_media(doc):

@@ -209,8 +209,13 @@ def multiple_root_compositions(project_):
     peer=True,
 )
 def audio_file_without_element(project_):
-    if any(e.tag == "audio" for d in project_.documents for e in d.elements):
-        return
+    for doc in project_.documents:
+        for e in doc.elements:
+            audible_video = e.tag == "video" and (
+                "muted" not in e.attrs or e.attrs.get("data-has-audio", "").lower() == "true"
+            )
+            if e.tag == "audio" or audible_video:
+                return
     files = sorted(
         p for p in project_.root.rglob("*") if p.suffix.lower() in AUDIO_EXT and "node_modules" not in p.parts
     )
