@@ -147,6 +147,7 @@ class Document:
     host_ids: set[str] = field(default_factory=set)  # data-composition-id of the hosts that load this file
     file_path: Path | None = None
     _line_starts: list[int] = field(default_factory=list)
+    cache: dict = field(default_factory=dict)  # per-document memo for helpers several rules share
 
     # -- positions ---------------------------------------------------------------------------------------------
     def position(self, offset: int) -> tuple[int, int]:
@@ -177,7 +178,8 @@ class Document:
         return [e for e in self.elements if e.tag not in NON_CONTENT_TAGS and not self.in_head(e)]
 
     def in_head(self, element: Element) -> bool:
-        return self.head is not None and any(a is self.head for a in element.ancestors())
+        head = self.head
+        return head is not None and head.start < element.start < head.end
 
     @property
     def gsap_calls(self):

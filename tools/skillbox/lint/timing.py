@@ -43,8 +43,11 @@ def parse_start(value: str) -> float | StartRef | None:
 def resolve_starts(doc: Document) -> dict[int, float | None]:
     """element index -> absolute start in seconds (None when unknown: bad reference or cycle).
     A reference `x + d` starts d seconds after clip x ends."""
+    if "starts" in doc.cache:
+        return doc.cache["starts"]
     by_id = {e.id: e for e in doc.elements if e.id}
     resolved: dict[int, float | None] = {}
+    doc.cache["starts"] = resolved
 
     def resolve(element: Element, visiting: set[int]) -> float | None:
         if element.index in resolved:
@@ -86,8 +89,11 @@ def tween_targets(doc: Document, call) -> list[Element] | None:
 
 
 def elements_matching(doc: Document, selector_list: str) -> list[Element]:
-    parts = [p.strip() for p in selector_list.split(",") if p.strip()]
-    return [e for e in doc.elements if any(selector_matches(p, e.tag, e.attrs) for p in parts)]
+    memo = doc.cache.setdefault("matching", {})
+    if selector_list not in memo:
+        parts = [p.strip() for p in selector_list.split(",") if p.strip()]
+        memo[selector_list] = [e for e in doc.elements if any(selector_matches(p, e.tag, e.attrs) for p in parts)]
+    return memo[selector_list]
 
 
 def css_declarations_for(doc: Document, element: Element):

@@ -709,6 +709,11 @@ def _declarations(doc: Document, element: Element):
     peer=True,
 )
 def negative_z_index(doc: Document):
+    negative = any(
+        d.name == "z-index" and d.value.strip().startswith("-") for r in doc.all_css_rules for d in r.declarations
+    ) or any(d.name == "z-index" for decls in doc.inline_styles.values() for d in decls)
+    if not negative:
+        return
     for element in doc.content_elements:
         for selector, decl in _declarations(doc, element):
             if decl.name == "z-index" and re.fullmatch(r"-\d+", decl.value.strip()):
