@@ -52,7 +52,6 @@ def to_sarif(result: LintResult, rules: dict[str, Rule]) -> dict:
                     "driver": {
                         "name": "skillbox-lint",
                         "version": __version__,
-                        "informationUri": "https://github.com/skillbox/skillbox",
                         "rules": [
                             {
                                 "id": code,
