@@ -18,6 +18,7 @@ from pathlib import Path
 TOUR_STEPS: dict[str, str] = {
     "skills": "skillbox.skills.tour:run",
     "graph": "skillbox.graph.tour:run",
+    "lint": "skillbox.lint.tour:run",
 }
 
 

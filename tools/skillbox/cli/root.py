@@ -23,6 +23,7 @@ from skillbox.errors import SkillboxError
 COMMANDS: dict[str, str] = {
     "doctor": "skillbox.cli.doctor:doctor",
     "graph": "skillbox.cli.graph:graph",
+    "lint": "skillbox.cli.lint:lint",
     "skills": "skillbox.cli.skills:skills",
     "tour": "skillbox.cli.tour:tour",
 }
