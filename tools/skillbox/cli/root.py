@@ -22,6 +22,7 @@ from skillbox.errors import SkillboxError
 # name -> "module:attribute". Add a line here to add a command group; nothing is imported until it is used.
 COMMANDS: dict[str, str] = {
     "graph": "skillbox.cli.graph:graph",
+    "mem": "skillbox.cli.mem:mem",
 }
 
 

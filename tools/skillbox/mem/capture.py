@@ -8,10 +8,8 @@ writes in one transaction: either the whole event is stored or none of it.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
-from dataclasses import dataclass
 
 from skillbox.mem import observe
 from skillbox.mem.privacy import Scrubber
@@ -61,14 +59,20 @@ def to_json(value, cap: int) -> str:
     return text
 
 
-@dataclass
 class HookContext:
-    store: Store
-    settings: MemSettings
-    event: str
-    payload: dict
-    project: Project
-    session_id: str
+    """Everything one handler needs; a plain class because dataclasses cost the hook ~15 ms to import."""
+
+    __slots__ = ("event", "payload", "project", "session_id", "settings", "store")
+
+    def __init__(
+        self, store: Store, settings: MemSettings, event: str, payload: dict, project: Project, session_id: str
+    ):
+        self.store = store
+        self.settings = settings
+        self.event = event
+        self.payload = payload
+        self.project = project
+        self.session_id = session_id
 
 
 def _session_id(payload: dict) -> str:
@@ -177,9 +181,8 @@ def on_tool_use(ctx: HookContext) -> None:
     tool_use_id = payload.get("tool_use_id")
     if not isinstance(tool_use_id, str) or not tool_use_id:
         # No id from the client: derive one so a re-delivered event is still stored once.
-        digest = hashlib.sha256(
-            json.dumps([tool_name, tool_input, tool_response], sort_keys=True, default=str).encode()
-        ).hexdigest()[:20]
+        key = json.dumps([ctx.session_id, tool_name, tool_input, tool_response], sort_keys=True, default=str)
+        digest = observe.blake2b(key.encode("utf-8"), digest_size=10).hexdigest()
         tool_use_id = f"h-{digest}"
     input_json, response_json = to_json(tool_input, cap), to_json(tool_response, cap)
     ok = not failed

@@ -8,7 +8,6 @@ logging package costs a noticeable share of a hook's start-up budget, and one ap
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from skillbox.mem.privacy import scrub_text
 from skillbox.mem.store import now_iso
@@ -17,28 +16,24 @@ MAX_BYTES = 1_000_000
 KEEP = 3
 
 
-def log_path(home: Path) -> Path:
-    return home / "logs" / "mem-hooks.log"
+def log_path(home: str | os.PathLike) -> str:
+    return os.path.join(os.fspath(home), "logs", "mem-hooks.log")
 
 
-def _rotate(path: Path) -> None:
+def _rotate(path: str) -> None:
     for index in range(KEEP - 1, 0, -1):
-        older = path.with_name(f"{path.name}.{index}")
-        if older.exists():
-            os.replace(older, path.with_name(f"{path.name}.{index + 1}"))
-    os.replace(path, path.with_name(f"{path.name}.1"))
+        if os.path.exists(f"{path}.{index}"):
+            os.replace(f"{path}.{index}", f"{path}.{index + 1}")
+    os.replace(path, f"{path}.1")
 
 
-def log_line(home: Path, event: str, message: str) -> None:
+def log_line(home: str | os.PathLike, event: str, message: str) -> None:
     """Append one line; never raises (a broken log must not break the hook that is reporting a failure)."""
     try:
         path = log_path(home)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            if path.stat().st_size > MAX_BYTES:
-                _rotate(path)
-        except FileNotFoundError:
-            pass
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        if os.path.exists(path) and os.path.getsize(path) > MAX_BYTES:
+            _rotate(path)
         text = " ".join(scrub_text(message).split())[:2000]
         with open(path, "a", encoding="utf-8") as handle:
             handle.write(f"{now_iso()} pid={os.getpid()} {event or '-'}: {text}\n")

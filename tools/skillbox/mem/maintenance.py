@@ -155,7 +155,12 @@ def prune_due(store: Store, settings: MemSettings) -> bool:
 
 def spawn_detached(args: list[str]) -> None:
     """Start `python -m skillbox ARGS` in its own session; the hook returns without waiting for it."""
-    env = dict(os.environ, SKILLBOX_MEM_DISABLE="1")
+    import skillbox
+
+    # Run the same code as this process, whether it was installed or put on the path by PYTHONPATH.
+    source_root = os.path.dirname(os.path.dirname(os.path.abspath(skillbox.__file__)))
+    path = os.pathsep.join(p for p in (source_root, os.environ.get("PYTHONPATH", "")) if p)
+    env = dict(os.environ, SKILLBOX_MEM_DISABLE="1", PYTHONPATH=path)
     subprocess.Popen(
         [sys.executable, "-m", "skillbox", *args],
         stdin=subprocess.DEVNULL,
@@ -174,3 +179,31 @@ def after_session_end(store: Store, settings: MemSettings, session_id: str) -> N
         # Mark first so parallel session ends don't all start a pruner.
         store.write(lambda: store.meta_set("last_prune", now_iso()))
         spawn_detached(["mem", "prune", "--quiet"])
+
+
+def stats(store: Store) -> dict:
+    """Counts, sizes and date range: what `skillbox mem stats` prints."""
+    counts = {
+        table: store.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+        for table in ("sessions", "prompts", "events", "observations", "summaries")
+    }
+    projects = [
+        {"project": row[0], "observations": row[1], "last": row[2]}
+        for row in store.conn.execute(
+            "SELECT project, count(*), max(created_at) FROM observations GROUP BY project ORDER BY max(created_at) DESC"
+        )
+    ]
+    types = dict(store.conn.execute("SELECT type, count(*) FROM observations GROUP BY type ORDER BY count(*) DESC"))
+    span = store.conn.execute("SELECT min(started_at), max(started_at) FROM sessions").fetchone()
+    return {
+        "path": store.path,
+        "bytes": store.file_bytes(),
+        "live_bytes": used_bytes(store),
+        "schema_versions": store.schema_versions(),
+        "counts": counts,
+        "observation_types": types,
+        "projects": projects,
+        "first_session": span[0],
+        "last_session": span[1],
+        "last_prune": store.meta_get("last_prune"),
+    }

@@ -9,12 +9,15 @@ observations itself (`skillbox mem add --type decision`). Standard library only:
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
 import sqlite3
-from dataclasses import dataclass, field
+
+try:  # the C module behind hashlib.blake2b; importing hashlib itself costs the hook ~4 ms
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - other Python builds
+    from hashlib import blake2b
 
 # Observation types, most important first (context.py ranks by this order).
 TYPES = (
@@ -45,21 +48,38 @@ _EXIT_CODE = re.compile(
 )
 
 
-@dataclass
 class Observation:
-    type: str
-    title: str
-    subtitle: str = ""
-    facts: list[str] = field(default_factory=list)
-    narrative: str = ""
-    concepts: list[str] = field(default_factory=list)
-    files_read: list[str] = field(default_factory=list)
-    files_modified: list[str] = field(default_factory=list)
+    """One typed fact about past work; the unit search and context work with."""
+
+    __slots__ = ("concepts", "facts", "files_modified", "files_read", "narrative", "subtitle", "title", "type")
+
+    def __init__(
+        self,
+        type: str,
+        title: str,
+        subtitle: str = "",
+        facts: list[str] | None = None,
+        narrative: str = "",
+        concepts: list[str] | None = None,
+        files_read: list[str] | None = None,
+        files_modified: list[str] | None = None,
+    ):
+        self.type = type
+        self.title = title
+        self.subtitle = subtitle
+        self.facts = list(facts or [])
+        self.narrative = narrative
+        self.concepts = list(concepts or [])
+        self.files_read = list(files_read or [])
+        self.files_modified = list(files_modified or [])
+
+    def __repr__(self) -> str:
+        return f"Observation({self.type!r}, {self.title!r})"
 
     def content_hash(self, scope: str) -> str:
         """Identity for de-duplication: the same fact recorded twice in one scope (session) is stored once."""
         key = json.dumps([scope, self.type, self.title, self.facts, self.narrative], ensure_ascii=False)
-        return hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
+        return blake2b(key.encode("utf-8"), digest_size=8).hexdigest()
 
 
 def short(text: str, limit: int = 80) -> str:

@@ -10,73 +10,85 @@ from __future__ import annotations
 
 import fnmatch
 import os
-from dataclasses import dataclass
-from pathlib import Path
 
 
-@dataclass(frozen=True)
 class Project:
-    name: str
-    root: str
+    """A project's display name (what `--project` takes) and the root folder it was derived from."""
+
+    __slots__ = ("name", "root")
+
+    def __init__(self, name: str, root: str):
+        self.name = name
+        self.root = root
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Project) and (self.name, self.root) == (other.name, other.root)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.root))
+
+    def __repr__(self) -> str:
+        return f"Project({self.name!r}, {self.root!r})"
 
 
-def _read_gitdir_file(dot_git: Path) -> Path | None:
+def _read(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read().strip()
+    except OSError:
+        return None
+
+
+def _gitdir_of_file(dot_git: str) -> str | None:
     """A `.git` *file* (worktree or submodule) says `gitdir: <path>`; relative paths are relative to it."""
-    try:
-        text = dot_git.read_text(encoding="utf-8", errors="replace").strip()
-    except OSError:
+    text = _read(dot_git)
+    if not text or not text.startswith("gitdir:"):
         return None
-    if not text.startswith("gitdir:"):
-        return None
-    target = Path(text[len("gitdir:") :].strip())
-    if not target.is_absolute():
-        target = dot_git.parent / target
-    return Path(os.path.normpath(target))
+    target = text[len("gitdir:") :].strip()
+    return os.path.normpath(os.path.join(os.path.dirname(dot_git), target))
 
 
-def _common_dir(git_dir: Path) -> Path:
+def _common_dir(git_dir: str) -> str:
     """A worktree's private git dir names the shared one in `commondir` (usually `../..`)."""
-    try:
-        rel = (git_dir / "commondir").read_text(encoding="utf-8").strip()
-    except OSError:
-        return git_dir
-    common = Path(rel)
-    if not common.is_absolute():
-        common = git_dir / common
-    return Path(os.path.normpath(common))
+    rel = _read(os.path.join(git_dir, "commondir"))
+    return os.path.normpath(os.path.join(git_dir, rel)) if rel else git_dir
 
 
-def git_root(start: Path) -> Path | None:
-    """The main working tree of the repository containing `start` (for a worktree: the repo it belongs to)."""
+def git_root(start: str) -> str | None:
+    """The main working tree of the repository containing `start` (for a worktree: the repo it belongs to).
+
+    Plain string paths: pathlib costs the hook process several milliseconds to import.
+    """
     current = start
-    for _ in range(64):
-        dot_git = current / ".git"
-        if dot_git.is_dir():
+    for _ in range(256):
+        dot_git = os.path.join(current, ".git")
+        if os.path.isdir(dot_git):
             return current
-        if dot_git.is_file():
-            git_dir = _read_gitdir_file(dot_git)
+        if os.path.isfile(dot_git):
+            git_dir = _gitdir_of_file(dot_git)
             if git_dir is None:
                 return current
             common = _common_dir(git_dir)
-            if common.name == ".git":
-                return common.parent
-            # A bare repository or a submodule (`.git/modules/x`, no commondir): the checkout itself is the project.
-            return current if common == git_dir else common
-        if current.parent == current:
+            if os.path.basename(common) == ".git":
+                return os.path.dirname(common)
+            # A submodule (`.git/modules/x`, no commondir) or a bare common dir: the checkout itself is the project.
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
             return None
-        current = current.parent
+        current = parent
     return None
 
 
 def resolve_project(cwd: str | os.PathLike | None, overrides: dict[str, str] | None = None) -> Project:
     """Project for a session's cwd. Overrides match the longest path prefix."""
-    path = Path(os.path.abspath(os.path.expanduser(str(cwd)))) if cwd else Path(os.getcwd())
+    path = os.path.abspath(os.path.expanduser(os.fspath(cwd))) if cwd else os.getcwd()
     for prefix in sorted(overrides or {}, key=len, reverse=True):
         norm = os.path.abspath(os.path.expanduser(prefix))
-        if str(path) == norm or str(path).startswith(norm.rstrip(os.sep) + os.sep):
+        if path == norm or path.startswith(norm.rstrip(os.sep) + os.sep):
             return Project(overrides[prefix], norm)
     root = git_root(path) or path
-    return Project(root.name or str(root), str(root))
+    return Project(os.path.basename(root) or root, root)
 
 
 def is_excluded(project: Project, patterns: list[str]) -> bool:

@@ -9,58 +9,72 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field, fields
-from pathlib import Path
 
 from skillbox.errors import ConfigError
 
 DEFAULT_SKIP_TOOLS = ("ListMcpResourcesTool", "SlashCommand", "Skill", "TodoWrite", "AskUserQuestion")
 
 
-def skillbox_home() -> Path:
-    """`$SKILLBOX_HOME`, else `$CLAUDE_PLUGIN_DATA` (the plugin's data dir, survives updates), else `~/.skillbox`."""
+def skillbox_home() -> str:
+    """`$SKILLBOX_HOME`, else `$CLAUDE_PLUGIN_DATA` (the plugin's data dir, survives updates), else `~/.skillbox`.
+
+    Paths here are plain strings: importing pathlib costs the hook process several milliseconds.
+    """
     for name in ("SKILLBOX_HOME", "CLAUDE_PLUGIN_DATA"):
         value = os.environ.get(name, "").strip()
         if value:
-            return Path(value).expanduser()
-    return Path.home() / ".skillbox"
+            return os.path.expanduser(value)
+    return os.path.join(os.path.expanduser("~"), ".skillbox")
 
 
-def db_path(home: Path | None = None) -> Path:
-    return (home or skillbox_home()) / "memory.db"
+def db_path(home: str | os.PathLike | None = None) -> str:
+    return os.path.join(os.fspath(home or skillbox_home()), "memory.db")
 
 
-@dataclass
+# name -> (default, what it does). The documentation users see in settings.json's neighbour, `stats --json`.
+SETTINGS: dict[str, tuple[object, str]] = {
+    "context_max_tokens": (1500, "token budget of the SessionStart context block (tokens ~ chars / 4)"),
+    "context_summaries": (6, "recent turn summaries the context block considers"),
+    "context_observations": (40, "observations the context block may list"),
+    "event_max_chars": (8000, "raw tool input/output strings longer than this keep only their head and tail"),
+    "events_retention_days": (30, "raw tool events are pruned after this many days (0 = keep)"),
+    "retention_days": (0, "sessions, observations and summaries are pruned after this many days (0 = keep)"),
+    "max_db_mb": (512, "prune shrinks the database below this size: oldest events first, then oldest sessions"),
+    "excluded_projects": ([], "globs over project names or root paths that are never recorded"),
+    "skip_tools": (list(DEFAULT_SKIP_TOOLS), "tools whose calls are not recorded"),
+    "project_overrides": ({}, "path prefix -> project name, to share or split memory differently from git"),
+    "redact_secrets": (True, "replace API keys, tokens, private keys and URL passwords with [REDACTED]"),
+    "summarizer_command": ([], "optional command run once per session end with the session JSON on stdin; [] = off"),
+    "summarizer_timeout": (120, "seconds the summarizer command may run"),
+}
+
+
 class MemSettings:
-    """Every memory setting with its default. Field comments are the documentation users see in `stats --json`."""
+    """Every memory setting as an attribute, defaults from `SETTINGS` (a plain class: dataclasses import slowly)."""
 
-    # Token budget of the SessionStart context block (tokens ~ chars / 4).
-    context_max_tokens: int = 1500
-    # How many recent turn summaries and observations the context block considers.
-    context_summaries: int = 6
-    context_observations: int = 40
-    # Raw tool inputs/outputs longer than this (characters, per field) keep their head and tail only.
-    event_max_chars: int = 8000
-    # Raw events are pruned after this many days; observations and summaries after `retention_days`. 0 = keep.
-    events_retention_days: int = 30
-    retention_days: int = 0
-    # `prune` (and the automatic check at session end) shrinks the database below this size.
-    max_db_mb: int = 512
-    # Project names (or project root paths) matching one of these globs are never recorded.
-    excluded_projects: list[str] = field(default_factory=list)
-    # Tools whose calls are not recorded at all.
-    skip_tools: list[str] = field(default_factory=lambda: list(DEFAULT_SKIP_TOOLS))
-    # Path prefix -> project name, for folders that should share (or split) memory differently from git.
-    project_overrides: dict[str, str] = field(default_factory=dict)
-    # Redact API keys, tokens, private keys and URL passwords before storage.
-    redact_secrets: bool = True
-    # Optional external summarizer: a command run once at session end with the session's JSON on stdin.
-    # Empty = off. It never runs per tool call and its own sessions are never recorded.
-    summarizer_command: list[str] = field(default_factory=list)
-    summarizer_timeout: int = 120
+    context_max_tokens: int
+    context_summaries: int
+    context_observations: int
+    event_max_chars: int
+    events_retention_days: int
+    retention_days: int
+    max_db_mb: int
+    excluded_projects: list[str]
+    skip_tools: list[str]
+    project_overrides: dict[str, str]
+    redact_secrets: bool
+    summarizer_command: list[str]
+    summarizer_timeout: int
+
+    def __init__(self, **values):
+        for name, (default, _doc) in SETTINGS.items():
+            value = values.pop(name, default)
+            setattr(self, name, json.loads(json.dumps(value)) if isinstance(value, list | dict) else value)
+        if values:
+            raise TypeError(f"unknown settings: {', '.join(sorted(values))}")
 
     def to_dict(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {name: getattr(self, name) for name in SETTINGS}
 
 
 def _coerce(name: str, default, value, origin: str):
@@ -98,16 +112,16 @@ def _coerce(name: str, default, value, origin: str):
     raise ConfigError(f"{origin}: setting {name!r} must be a {type(default).__name__}, got {value!r}")
 
 
-def load_settings(home: Path | None = None, *, create: bool = True) -> MemSettings:
+def load_settings(home: str | os.PathLike | None = None, *, create: bool = True) -> MemSettings:
     """Read settings.json (writing the defaults first if it is missing), then apply env overrides."""
-    home = home or skillbox_home()
-    path = home / "settings.json"
+    path = os.path.join(os.fspath(home or skillbox_home()), "settings.json")
     settings = MemSettings()
     defaults = settings.to_dict()
     data: dict = {}
-    if path.exists():
+    if os.path.exists(path):
         try:
-            data = json.loads(path.read_text(encoding="utf-8") or "{}")
+            with open(path, encoding="utf-8") as handle:
+                data = json.loads(handle.read() or "{}")
         except (OSError, ValueError) as err:
             raise ConfigError(f"{path}: not valid JSON ({err})", hint="fix or delete the file") from None
         if not isinstance(data, dict):
@@ -123,17 +137,18 @@ def load_settings(home: Path | None = None, *, create: bool = True) -> MemSettin
     return settings
 
 
-def _write_defaults(path: Path, defaults: dict) -> None:
+def _write_defaults(path: str, defaults: dict) -> None:
     """Create settings.json atomically and only if absent; concurrent hooks creating it at once are harmless."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".settings.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(defaults, indent=2) + "\n", encoding="utf-8")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = os.path.join(os.path.dirname(path), f".settings.{os.getpid()}.tmp")
+        with open(tmp, "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(defaults, indent=2) + "\n")
         try:
             os.link(tmp, path)  # never replaces a file someone wrote meanwhile
         except FileExistsError:
             pass
         finally:
-            tmp.unlink(missing_ok=True)
+            os.unlink(tmp)
     except OSError:
         pass  # a read-only home still works with defaults
