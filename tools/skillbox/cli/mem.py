@@ -60,36 +60,6 @@ def hook_cmd(event: str) -> None:
     sys.exit(hook.main([event]))
 
 
-def _filters(kinds, obs_types, project, since, until, file, concept):
-    from skillbox.errors import UsageError
-    from skillbox.mem.search import KIND_ALIASES, Filters, parse_when
-
-    kind_set: list[str] = []
-    type_set: list[str] = list(obs_types)
-    for value in kinds:
-        for part in value.split(","):
-            part = part.strip().lower()
-            if not part:
-                continue
-            if part in KIND_ALIASES:
-                kind_set.append(KIND_ALIASES[part])
-            else:
-                type_set.append(part)  # like claude-mem: any other --type is an observation type
-    if type_set and not kind_set:
-        kind_set = ["observation"]
-    if type_set and kind_set and "observation" not in kind_set:
-        raise UsageError("observation types only apply to observations", hint="drop --type summaries/prompts")
-    return Filters(
-        kinds=tuple(dict.fromkeys(kind_set)) or ("observation", "summary", "prompt"),
-        obs_types=tuple(dict.fromkeys(type_set)),
-        project=project,
-        since=parse_when(since),
-        until=parse_when(until, end=True),
-        file=file,
-        concept=concept,
-    )
-
-
 @mem.command("search")
 @click.argument("query", nargs=-1)
 @click.option(
@@ -112,9 +82,9 @@ def search_cmd(query, kinds, obs_types, project, since, until, file, concept, li
     Every word must match (any order, prefixes allowed); if too few records match every word, records matching
     some words follow. With no QUERY, lists the newest records that pass the filters.
     """
-    from skillbox.mem.search import format_search, search
+    from skillbox.mem.search import build_filters, format_search, search
 
-    filters = _filters(kinds, obs_types, project, since, until, file, concept)
+    filters = build_filters(kinds, obs_types, project, since, until, file, concept)
     with _store() as store:
         result = search(store, " ".join(query), filters, limit=limit)
     if as_json:

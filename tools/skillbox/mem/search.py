@@ -87,6 +87,40 @@ class SearchResult:
         return {"query": self.query, "count": len(self.hits), "results": [h.to_dict() for h in self.hits]}
 
 
+def build_filters(
+    kinds: tuple[str, ...] | list[str] = (),
+    obs_types: tuple[str, ...] | list[str] = (),
+    project: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+    file: str | None = None,
+    concept: str | None = None,
+) -> Filters:
+    """Filters from user words. Like claude-mem, a `type` that is not a record kind is an observation type."""
+    kind_set: list[str] = []
+    type_set: list[str] = list(obs_types)
+    for value in kinds:
+        for part in value.split(","):
+            part = part.strip().lower()
+            if part in KIND_ALIASES:
+                kind_set.append(KIND_ALIASES[part])
+            elif part:
+                type_set.append(part)
+    if type_set and not kind_set:
+        kind_set = ["observation"]
+    if type_set and "observation" not in kind_set:
+        raise UsageError("observation types only apply to observations", hint="drop --type summaries/prompts")
+    return Filters(
+        kinds=tuple(dict.fromkeys(kind_set)) or ("observation", "summary", "prompt"),
+        obs_types=tuple(dict.fromkeys(type_set)),
+        project=project,
+        since=parse_when(since),
+        until=parse_when(until, end=True),
+        file=file,
+        concept=concept,
+    )
+
+
 def parse_ref(text: str) -> tuple[str, int]:
     """`12`, `#12` -> observation 12; `S3` -> summary 3; `P7` -> prompt 7."""
     match = _REF.match(str(text))
