@@ -175,7 +175,7 @@ def spawn_detached(args: list[str]) -> None:
 def after_session_end(store: Store, settings: MemSettings, session_id: str) -> None:
     if settings.summarizer_command:
         spawn_detached(["mem", "summarize", session_id])
-    if prune_due(store, settings):
+    if settings.auto_prune and prune_due(store, settings):
         # Mark first so parallel session ends don't all start a pruner.
         store.write(lambda: store.meta_set("last_prune", now_iso()))
         spawn_detached(["mem", "prune", "--quiet"])

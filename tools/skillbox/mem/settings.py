@@ -40,6 +40,7 @@ SETTINGS: dict[str, tuple[object, str]] = {
     "events_retention_days": (30, "raw tool events are pruned after this many days (0 = keep)"),
     "retention_days": (0, "sessions, observations and summaries are pruned after this many days (0 = keep)"),
     "max_db_mb": (512, "prune shrinks the database below this size: oldest events first, then oldest sessions"),
+    "auto_prune": (True, "after a session ends, prune in the background once a day or when over max_db_mb"),
     "excluded_projects": ([], "globs over project names or root paths that are never recorded"),
     "skip_tools": (list(DEFAULT_SKIP_TOOLS), "tools whose calls are not recorded"),
     "project_overrides": ({}, "path prefix -> project name, to share or split memory differently from git"),
@@ -59,6 +60,7 @@ class MemSettings:
     events_retention_days: int
     retention_days: int
     max_db_mb: int
+    auto_prune: bool
     excluded_projects: list[str]
     skip_tools: list[str]
     project_overrides: dict[str, str]
