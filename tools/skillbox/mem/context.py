@@ -27,6 +27,7 @@ TYPE_WEIGHT = {
     "search": 0.5,
 }
 CONTEXT_TAG = "skillbox-memory"
+LASTING_TYPES = ("decision", "bugfix", "feature", "refactor", "security_alert", "note")
 
 
 def tokens(text: str) -> int:
@@ -69,11 +70,19 @@ def build_context(store: Store, project: str, settings: MemSettings) -> str:
         "WHERE s.project = ? ORDER BY s.created_at DESC, s.id DESC LIMIT ?",
         (project, settings.context_summaries),
     ).fetchall()
-    candidates = store.conn.execute(
-        "SELECT id, type, title, subtitle, created_at, files_modified FROM observations WHERE project = ? "
+    recent = store.conn.execute(
+        "SELECT id, type, title, subtitle, created_at FROM observations WHERE project = ? "
         "ORDER BY created_at DESC, id DESC LIMIT ?",
         (project, settings.context_observations * 4),
     ).fetchall()
+    # Decisions and fixes stay eligible however many reads and commands came after them.
+    lasting = store.conn.execute(
+        f"SELECT id, type, title, subtitle, created_at FROM observations WHERE project = ? "
+        f"AND type IN ({','.join('?' * len(LASTING_TYPES))}) ORDER BY created_at DESC, id DESC LIMIT ?",
+        (project, *LASTING_TYPES, settings.context_observations),
+    ).fetchall()
+    seen_ids = {row["id"] for row in recent}
+    candidates = list(recent) + [row for row in lasting if row["id"] not in seen_ids]
     if not summaries and not candidates:
         return ""
 
@@ -101,12 +110,14 @@ def build_context(store: Store, project: str, settings: MemSettings) -> str:
     # Rank observations by type weight and recency; collapse repeats of the same title.
     scored = []
     seen_titles: set[str] = set()
-    for index, row in enumerate(candidates):
+    newest_first = sorted(candidates, key=lambda r: (r["created_at"], r["id"]), reverse=True)
+    for index, row in enumerate(newest_first):
         if row["title"] in seen_titles:
             continue
         seen_titles.add(row["title"])
         weight = TYPE_WEIGHT.get(row["type"], 2.0)
-        scored.append((weight / (1.0 + index / 15.0), row))
+        # Recency decays gently so a decision from last week still beats this morning's file reads.
+        scored.append((weight / (1.0 + index / 60.0), row))
     scored.sort(key=lambda item: item[0], reverse=True)
     chosen = []
     for _score, row in scored[: settings.context_observations]:
