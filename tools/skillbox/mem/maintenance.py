@@ -21,7 +21,7 @@ from skillbox.mem.settings import MemSettings
 from skillbox.mem.store import Store, now_iso
 
 PRUNE_EVERY_SECONDS = 24 * 3600
-_BATCH = 2000
+_MIN_BATCH = 10
 
 
 @dataclass
@@ -111,15 +111,11 @@ def prune(
     if cap_mb and cap_mb > 0 and not dry_run:
         cap = cap_mb * 1024 * 1024
         # Oldest raw events first (observations and summaries keep what they meant), then whole old sessions.
+        # Deleting in steps of ~5% keeps as much recent history as the cap allows.
+        batch = max(_MIN_BATCH, _count(store, "SELECT count(*) FROM events", ()) // 20)
+        oldest = "DELETE FROM events WHERE id IN (SELECT id FROM events ORDER BY created_at, id LIMIT ?)"
         while used_bytes(store) > cap:
-            gone = store.write(
-                lambda: (
-                    store.conn.execute(
-                        "DELETE FROM events WHERE id IN (SELECT id FROM events ORDER BY created_at, id LIMIT ?)",
-                        (_BATCH,),
-                    ).rowcount
-                )
-            )
+            gone = _delete(store, oldest, (batch,))
             if not gone:
                 break
             tally("events", gone)
@@ -136,12 +132,13 @@ def prune(
             tally("sessions", gone)
 
     if not dry_run:
+        store.write(lambda: store.meta_set("last_prune", now_iso()))
         if vacuum:
             store.conn.execute("VACUUM")
         else:
-            store.conn.execute("PRAGMA incremental_vacuum")
-        store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        store.write(lambda: store.meta_set("last_prune", now_iso()))
+            # Each step of this pragma frees pages; it must be stepped to the end to free them all.
+            store.conn.execute("PRAGMA incremental_vacuum").fetchall()
+        store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
     report.bytes_after = store.file_bytes()
     return report
 
