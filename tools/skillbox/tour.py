@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 # step name -> "module:function". Order is the order the tour runs and prints.
-TOUR_STEPS: dict[str, str] = {}
+TOUR_STEPS: dict[str, str] = {
+    "mem": "skillbox.mem.tour:run",
+}
 
 
 @dataclass
