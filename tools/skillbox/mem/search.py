@@ -32,6 +32,10 @@ KIND_ALIASES = {
     "prompt": "prompt",
     "prompts": "prompt",
 }
+# Broad queries match tens of thousands of rows, and bm25 costs a B-tree lookup per match. Only the newest
+# RANK_WINDOW matches of each kind are ranked (memory favours recent work); a filtered search that finds too few
+# hits inside the window is re-run over every match.
+RANK_WINDOW = 500
 _TERM = re.compile(r"\w+", re.UNICODE)
 _REF = re.compile(r"^\s*(#|S|P)?(\d+)\s*$", re.I)
 _RELATIVE = re.compile(r"^(\d+)\s*([hdwm])$", re.I)
@@ -226,6 +230,33 @@ def _kind_sql(kind: str, filters: Filters) -> tuple[str, str, list] | None:
     return f"{select} FROM {table} {alias}{join}", " AND ".join(where), params
 
 
+def _ranked(store: Store, kind: str, filters: Filters, expression: str, limit: int) -> list:
+    """The best `limit` rows of one kind for an FTS expression, ranked by weighted bm25 (see RANK_WINDOW)."""
+    sql = _kind_sql(kind, filters)
+    if sql is None:
+        return []
+    base, where, params = sql
+    table = {"observation": "observations", "summary": "summaries", "prompt": "prompts"}[kind]
+    alias = base.split(" FROM ")[1].split()[1]
+    base = base.replace(" FROM ", ", f.rank AS score FROM ", 1)
+    base = base.replace(
+        f" FROM {table} {alias}", f" FROM {table}_fts f JOIN {table} {alias} ON {alias}.id = f.rowid", 1
+    )
+    clause = f"{table}_fts MATCH ?" + (f" AND {where}" if where else "")
+    threshold = store.conn.execute(
+        f"SELECT rowid FROM {table}_fts WHERE {table}_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?",
+        (expression, RANK_WINDOW - 1),
+    ).fetchone()
+    if threshold is not None:
+        rows = store.conn.execute(
+            f"{base} WHERE {clause} AND f.rowid >= ? ORDER BY f.rank LIMIT ?",
+            [expression, *params, threshold[0], limit],
+        ).fetchall()
+        if len(rows) >= limit or not where:
+            return rows
+    return store.conn.execute(f"{base} WHERE {clause} ORDER BY f.rank LIMIT ?", [expression, *params, limit]).fetchall()
+
+
 def _row_hit(row, match: str) -> Hit:
     title = " ".join((row["title"] or "").split())
     return Hit(
@@ -272,20 +303,7 @@ def search(store: Store, query: str = "", filters: Filters | None = None, *, lim
         expression = match_expression(terms, operator)
         rows = []
         for kind in filters.kinds:
-            sql = _kind_sql(kind, filters)
-            if sql is None:
-                continue
-            base, where, params = sql
-            table = {"observation": "observations", "summary": "summaries", "prompt": "prompts"}[kind]
-            alias = base.split(" FROM ")[1].split()[1]
-            base = base.replace(" FROM ", ", f.rank AS score FROM ", 1)
-            base = base.replace(
-                f" FROM {table} {alias}", f" FROM {table}_fts f JOIN {table} {alias} ON {alias}.id = f.rowid", 1
-            )
-            clause = f"{table}_fts MATCH ?" + (f" AND {where}" if where else "")
-            rows += store.conn.execute(
-                f"{base} WHERE {clause} ORDER BY f.rank LIMIT ?", [expression, *params, limit + len(seen)]
-            ).fetchall()
+            rows += _ranked(store, kind, filters, expression, limit + len(seen))
         rows.sort(key=lambda r: r["score"])
         for row in rows:
             key = (row["kind"], row["id"])
