@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import compileall
+import itertools
 import json
 import os
 import random
@@ -39,7 +40,7 @@ from skillbox.mem.settings import MemSettings  # noqa: E402
 from skillbox.mem.store import Store, now_iso  # noqa: E402
 
 CACHE = Path(os.environ.get("SKILLBOX_BENCH_CACHE", Path.home() / ".cache" / "skillbox-bench")) / "mem"
-CORPUS_VERSION = "v1"
+CORPUS_VERSION = "v2"
 N_OBSERVATIONS = 100_000
 PEER = {"hook": (380, 670), "search_55k_http_p50": 5.5, "context_55k": 37}
 
@@ -51,6 +52,14 @@ WORDS = (
     "payment invoice order cart checkout product price discount tax shipping address user account profile avatar "
     "upload download file stream buffer encode decode json yaml csv export import search filter sort page limit"
 ).split()
+# Text follows a Zipf law like real prose: a head of very common filler words, the domain words above in the
+# middle ranks, and a long tail of rarer words, so a domain word is in a realistic few percent of records (a flat
+# 93-word vocabulary would put every word in ~40% of all rows).
+_SYLLABLES = ("ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "pa", "qu", "de")
+FILLER = [a + b for a in _SYLLABLES for b in _SYLLABLES[:4]]
+TAIL = ["".join(p) for n in (3, 4) for p in itertools.product(_SYLLABLES, repeat=n)][:4000]
+VOCAB = FILLER + WORDS + TAIL
+ZIPF = [1.0 / (rank + 1) for rank in range(len(VOCAB))]
 FILES = [f"src/{a}/{b}.py" for a in ("auth", "api", "db", "ui", "jobs", "billing") for b in WORDS[:40:3]]
 TYPES = ["change"] * 40 + ["discovery"] * 25 + ["command"] * 20 + ["bugfix"] * 5 + ["decision"] * 3 + ["search"] * 7
 QUERIES = [
@@ -90,7 +99,7 @@ def build_corpus(path: Path, n: int) -> None:
                     "INSERT INTO sessions (session_id, project, cwd, started_at, prompt_count) VALUES (?, ?, ?, ?, 1)",
                     (sid, project, f"/home/dev/{project}", now_iso(t0)),
                 )
-                prompt = " ".join(rng.choices(WORDS, k=12))
+                prompt = " ".join(rng.choices(VOCAB, ZIPF, k=12))
                 conn.execute(
                     "INSERT INTO prompts (session_id, prompt_number, prompt_text, created_at) VALUES (?, 1, ?, ?)",
                     (sid, prompt, now_iso(t0)),
@@ -111,8 +120,8 @@ def build_corpus(path: Path, n: int) -> None:
                         kind,
                         title,
                         subtitle=" ".join(words),
-                        facts=[" ".join(rng.choices(WORDS, k=6)) for _ in range(2)],
-                        narrative=" ".join(rng.choices(WORDS, k=25)),
+                        facts=[" ".join(rng.choices(VOCAB, ZIPF, k=6)) for _ in range(2)],
+                        narrative=" ".join(rng.choices(VOCAB, ZIPF, k=25)),
                         concepts=[rng.choice(["how-it-works", "what-changed", "problem-solution", "gotcha"])],
                         files_modified=[file] if kind in ("change", "bugfix") else [],
                         files_read=[file] if kind == "discovery" else [],
@@ -132,9 +141,9 @@ def build_corpus(path: Path, n: int) -> None:
                     (
                         sid,
                         project,
-                        " ".join(rng.choices(WORDS, k=8)),
-                        " ".join(rng.choices(WORDS, k=20)),
-                        " ".join(rng.choices(WORDS, k=8)),
+                        " ".join(rng.choices(VOCAB, ZIPF, k=8)),
+                        " ".join(rng.choices(VOCAB, ZIPF, k=20)),
+                        " ".join(rng.choices(VOCAB, ZIPF, k=8)),
                         now_iso(t0 + 1600),
                     ),
                 )

@@ -4,8 +4,10 @@ These mirror claude-mem's three MCP tools so its progressive-disclosure workflow
 (~15 tokens a line), look around the interesting hit, then fetch only the records worth reading.
 
 Search fixes claude-mem's multi-word failure (the whole query was matched as one phrase): the query is split into
-terms, each matched as a prefix; rows holding every term, in any order, rank first by bm25 with column weights
-(title > subtitle > facts > narrative); when those run out, rows holding any term fill the rest of the page.
+terms; rows holding every term, in any order, rank first by bm25 with column weights (title > subtitle > facts >
+narrative); when those run out, rows holding any term fill the rest of the page. The last term is matched as a
+prefix (`refresh tok` finds "token refresh"), and in the any-term fallback every term is; prefix expansion costs
+FTS5 several times more than an exact term, so the every-term pass keeps the other terms exact.
 Observations, turn summaries and prompts are searched alike and told apart by their reference: `#12`, `S3`, `P7`.
 """
 
@@ -35,7 +37,7 @@ KIND_ALIASES = {
 # Broad queries match tens of thousands of rows, and bm25 costs a B-tree lookup per match. Only the newest
 # RANK_WINDOW matches of each kind are ranked (memory favours recent work); a filtered search that finds too few
 # hits inside the window is re-run over every match.
-RANK_WINDOW = 500
+RANK_WINDOW = 300
 _TERM = re.compile(r"\w+", re.UNICODE)
 _REF = re.compile(r"^\s*(#|S|P)?(\d+)\s*$", re.I)
 _RELATIVE = re.compile(r"^(\d+)\s*([hdwm])$", re.I)
@@ -163,8 +165,10 @@ def terms_of(query: str) -> list[str]:
 
 
 def match_expression(terms: list[str], operator: str) -> str:
-    """FTS5 query with each term quoted (no syntax errors possible) and matched as a prefix."""
-    return f" {operator} ".join(f'"{t}"*' for t in terms)
+    """FTS5 query with each term quoted (no syntax errors possible). AND: the last term is a prefix; OR: all are."""
+    if operator == "OR":
+        return " OR ".join(f'"{t}"*' for t in terms)
+    return " AND ".join([*(f'"{t}"' for t in terms[:-1]), f'"{terms[-1]}"*'])
 
 
 def _tokens(*parts: str | None) -> int:
