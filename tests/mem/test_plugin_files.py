@@ -45,10 +45,11 @@ def test_every_memory_event_has_one_exec_form_hook():
     # Context must come back, and a prompt must be stored before its turn's tool events (privacy skip, numbering).
     assert not found["SessionStart"].get("async")
     assert not found["UserPromptSubmit"].get("async")
-    # Claude Code does not wait for async hooks when it exits (seen with `claude -p`): the turn summary would be
-    # lost. Stop runs once per turn, never blocks (no decision, exit 0), so it can afford to be synchronous.
-    assert not found["Stop"].get("async") and not found["SessionEnd"].get("async")
-    assert all(found[e].get("async") for e in ("PostToolUse", "PostToolUseFailure"))
+    # Claude Code 2.1.332 drops async hooks still running when it exits (seen in `claude -p`: the last tool event
+    # and the turn summary went missing), and an async PostToolUse can land after the Stop hook has summarized the
+    # turn. The hooks never block (exit 0, no decision) and cost tens of milliseconds, so all memory hooks are
+    # synchronous; only the venv warm-up stays async.
+    assert not any(hook.get("async") for hook in found.values())
 
 
 def _mentioned_commands(text: str) -> list[list[str]]:
