@@ -19,6 +19,7 @@ TOUR_STEPS: dict[str, str] = {
     "skills": "skillbox.skills.tour:run",
     "graph": "skillbox.graph.tour:run",
     "lint": "skillbox.lint.tour:run",
+    "mem": "skillbox.mem.tour:run",
 }
 
 
