@@ -62,7 +62,7 @@ def main() -> None:
     for name in names:
         if name in pairs:
             base = median[pairs[name]]
-            extra = f"{median[name] / base:.2f}x (+{median[name] - base:.1f} ms)"
+            extra = f"{median[name] / base:.2f}x ({median[name] - base:+.1f} ms)"
         else:
             extra = "baseline"
         print(f"| `{name}` | {median[name]:.1f} | {extra} |")
