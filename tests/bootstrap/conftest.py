@@ -50,9 +50,13 @@ class Launcher:
         self.venv = self.data / "venv"
         self.log = self.data / "venv.log"
 
-    def run(self, root: Path, *args: str, script: str = "skillbox", **extra: str) -> subprocess.CompletedProcess:
+    def env(self, **extra: str | None) -> dict[str, str]:
+        """A bare environment; a None value removes that variable."""
         env = {"HOME": str(self.home), "PATH": python_dir(), "CLAUDE_PLUGIN_DATA": str(self.data), **extra}
-        env = {name: value for name, value in env.items() if value is not None}
+        return {name: value for name, value in env.items() if value is not None}
+
+    def run(self, root: Path, *args: str, script: str = "skillbox", **extra: str) -> subprocess.CompletedProcess:
+        env = self.env(**extra)
         return subprocess.run(
             [str(root / "bin" / script), *args],
             capture_output=True, text=True, env=env, cwd=self.home, stdin=subprocess.DEVNULL, timeout=300,

@@ -26,7 +26,7 @@ def test_session_start_hook_builds_the_venv_in_the_background(
     assert "Done." in session.stdout
     assert fake_api.message_requests(), "the session never reached the (fake) model"
     # the hook prints nothing the model could see (stdout of a SessionStart hook would become context)
-    assert "installing into" not in json.dumps(fake_api.message_requests())
+    assert "Python environment" not in json.dumps(fake_api.message_requests())
     assert session_seconds < 30, "the session waited for the venv build instead of leaving it in the background"
 
     venv = plugin.data_dir / "venv"
