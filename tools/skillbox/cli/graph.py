@@ -12,6 +12,7 @@ from skillbox.cli.root import LazyGroup
 
 # name -> "module:attribute"; add a subcommand by adding a line.
 GRAPH_COMMANDS: dict[str, str] = {
+    "build": "skillbox.cli.graph_build:build",
     "query": "skillbox.cli.graph_query:query_command",
     "path": "skillbox.cli.graph_path:path_command",
     "explain": "skillbox.cli.graph_explain:explain_command",

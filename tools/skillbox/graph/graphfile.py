@@ -8,9 +8,10 @@ Code that needs networkx algorithms asks for `to_networkx()`.
 from __future__ import annotations
 
 import functools
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import orjson
 
 from skillbox.errors import InvalidInputError, NotFoundError
 
@@ -155,7 +156,7 @@ def load_graph(graph: str | Path | None = None) -> CodeGraph:
     if not path.is_file():
         raise NotFoundError(f"no graph at {path}: run `skillbox graph build` first (or pass --graph FILE)")
     try:
-        data = json.loads(path.read_bytes())
+        data = orjson.loads(path.read_bytes())
     except (OSError, ValueError) as err:
         raise InvalidInputError(f"cannot read {path}: {err}") from None
     return from_node_link(data, path)

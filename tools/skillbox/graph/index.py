@@ -19,8 +19,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from skillbox.errors import InvalidInputError, NotFoundError
-from skillbox.graph.graphfile import CodeGraph, Edge, from_node_link, note_text, resolve_graph_path
+from skillbox.errors import NotFoundError
+from skillbox.graph.graphfile import CodeGraph, Edge, note_text, resolve_graph_path
 
 INDEX_VERSION = 4
 # Kinds that are not code symbols: left out of "god nodes" (the most connected symbols).
@@ -433,11 +433,9 @@ class GraphIndex:
 
 
 def _load(graph_path: Path) -> CodeGraph:
-    try:
-        data = json.loads(graph_path.read_bytes())
-    except (OSError, ValueError) as err:
-        raise InvalidInputError(f"cannot read {graph_path}: {err}") from None
-    return from_node_link(data, graph_path)
+    from skillbox.graph.graphfile import load_graph
+
+    return load_graph(graph_path)
 
 
 def _connect_if_fresh(index: Path, graph_path: Path, check_same_thread: bool = True) -> sqlite3.Connection | None:

@@ -89,11 +89,12 @@ def outputs_missing(graph_path: Path) -> bool:
         return True
 
 
-def write_for_build(nodes: list[dict], links: list[dict], graph_path: Path, root: Path) -> UseOutputs:
-    """The build's hook: the records it just wrote to graph.json, plus where the sources live."""
-    from skillbox.graph.graphfile import from_node_link
+def write_for_build(graph_path: Path, root: Path) -> UseOutputs:
+    """The build's hook, run right after graph.json is written: cluster, report, viewer and query index."""
+    from skillbox.graph.graphfile import load_graph
 
-    graph = from_node_link({"nodes": nodes, "links": links, "graph": {"root": str(root)}}, graph_path)
+    graph = load_graph(graph_path)
+    graph.meta = {**graph.meta, "root": str(root)}
     return write_use_outputs(graph, graph_path, title=f"{root.name} code graph")
 
 
@@ -102,8 +103,4 @@ def refresh_for_build(graph_path: Path, root: Path) -> UseOutputs | None:
     written by an older skillbox); otherwise do nothing."""
     if not outputs_missing(graph_path):
         return None
-    from skillbox.graph.graphfile import load_graph
-
-    graph = load_graph(graph_path)
-    graph.meta = {**graph.meta, "root": str(root)}
-    return write_use_outputs(graph, graph_path, title=f"{root.name} code graph")
+    return write_for_build(graph_path, root)
