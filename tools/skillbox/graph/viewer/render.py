@@ -11,12 +11,13 @@ the script only ever writes code text through `textContent`, so hostile names st
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections import defaultdict
 from importlib import resources
 from pathlib import Path
+
+import orjson
 
 from skillbox.graph.cluster import Partition
 from skillbox.graph.graphfile import CodeGraph, note_text, source_root
@@ -86,39 +87,46 @@ def viewer_data(graph: CodeGraph, partition: Partition, title: str = "code graph
         positions.update(_member_layout(graph, c.members, x, y, r))
     order = sorted(graph.nodes)
     index = {node_id: i for i, node_id in enumerate(order)}
+    degree = [0] * len(order)
+    community_of = [membership.get(node_id, -1) for node_id in order]
+    edges: list[int] = []
+    between: dict[tuple[int, int], int] = defaultdict(int)
+    relation_ids: dict[str, int] = relations
+    confidence_ids: dict[str, int] = confidences
+    for e in graph.edges:
+        a, b = index[e.source], index[e.target]
+        relation = relation_ids.get(e.relation)
+        if relation is None:
+            relation = relation_ids[e.relation] = len(relation_ids)
+        confidence = confidence_ids.get(e.confidence)
+        if confidence is None:
+            confidence = confidence_ids[e.confidence] = len(confidence_ids)
+        edges += (a, b, relation, confidence)
+        degree[a] += 1
+        degree[b] += 1
+        ca, cb = community_of[a], community_of[b]
+        if ca != cb:
+            between[(ca, cb) if ca < cb else (cb, ca)] += 1
     nodes = []
-    for node_id in order:
+    for i, node_id in enumerate(order):
         n = graph.nodes[node_id]
         x, y = positions.get(node_id, (0.0, 0.0))
-        doc = (note_text(n.get("docstring")) or note_text(n.get("notes")))[:DOC_CHARS]
+        doc = n.get("docstring") or n.get("notes")
+        file = n.get("file")
         nodes.append(
             [
                 node_id,
                 str(n.get("qualname") or n.get("name") or node_id),
                 kinds.setdefault(str(n.get("kind", "?")), len(kinds)),
-                files.setdefault(n["file"], len(files)) if n.get("file") else -1,
+                files.setdefault(file, len(files)) if file else -1,
                 n.get("line") or 0,
-                membership.get(node_id, -1),
+                community_of[i],
                 round(x, 1),
                 round(y, 1),
-                graph.degree(node_id),
-                doc,
+                degree[i],
+                note_text(doc)[:DOC_CHARS] if doc else "",
             ]
         )
-    edges = []
-    between: dict[tuple[int, int], int] = defaultdict(int)
-    for e in graph.edges:
-        edges.extend(
-            (
-                index[e.source],
-                index[e.target],
-                relations.setdefault(e.relation, len(relations)),
-                confidences.setdefault(e.confidence, len(confidences)),
-            )
-        )
-        a, b = membership.get(e.source, -1), membership.get(e.target, -1)
-        if a != b:
-            between[(min(a, b), max(a, b))] += 1
     communities = [
         {"id": c.id, "label": c.label, "size": c.size, "x": round(layout[c.id][0], 1), "y": round(layout[c.id][1], 1),
          "r": round(layout[c.id][2], 1), "cohesion": round(c.cohesion, 3), "isolated": c.isolated}
@@ -141,7 +149,7 @@ def viewer_data(graph: CodeGraph, partition: Partition, title: str = "code graph
 
 def _safe_json(data: dict) -> str:
     """JSON that cannot close the surrounding <script> element or start a comment/CDATA section."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    text = orjson.dumps(data).decode("utf-8")
     return (
         text.replace("&", "\\u0026")
         .replace("<", "\\u003c")
