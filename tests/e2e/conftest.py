@@ -26,7 +26,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from claude_harness import (
+
+from tests.e2e.claude_harness import (
     CACHE,
     CLAUDE_CODE_VERSION,
     CONCURRENT_FIRST_CALLS,
@@ -38,7 +39,7 @@ from claude_harness import (
     install_claude_code,
     install_plugin,
 )
-from fake_api import start_fake_api
+from tests.e2e.fake_api import start_fake_api
 
 
 def pytest_collection_modifyitems(items):

@@ -9,9 +9,9 @@ import sys
 
 import pytest
 from click.testing import CliRunner
-from conftest import TOOLS, count, payload, replay_session, rows, run_hook_inprocess, run_hook_process, tool
 
 from skillbox.cli.root import cli
+from tests.mem.conftest import TOOLS, count, payload, replay_session, rows, run_hook_inprocess, run_hook_process, tool
 
 
 def test_a_turn_stores_prompt_events_observations_and_summary(home, project_dir):
