@@ -1,0 +1,1 @@
+"""Checks for the Agent Skills packages and plugin manifests this repository ships."""
