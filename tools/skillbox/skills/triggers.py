@@ -30,12 +30,13 @@ from skillbox.errors import InvalidInputError, NotFoundError
 # BM25 constants: the textbook values. Descriptions are short and similar in length, so b matters little.
 K1 = 1.2
 B = 0.75
-# Below this score no skill is picked: a request sharing one common word with a description is not a match.
-# Measured on the bundle's own evals: real matches score well above it, stray overlaps score below.
+# A pick needs both: a score of at least MIN_SCORE and at least MIN_TERMS distinct request terms found in the
+# description. One shared word ("plugin", "review") is not evidence that a request is about a skill.
 MIN_SCORE = 2.5
+MIN_TERMS = 2
 
 _CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_TOKEN = re.compile(rf"[{_CJK}]+|[a-z0-9]+(?:[.'][a-z0-9]+)*")
+_TOKEN = re.compile(rf"[{_CJK}]+|[a-z0-9]+(?:'[a-z0-9]+)*")
 _STEMMER = snowballstemmer.stemmer("english")
 STOP_WORDS = frozenset(
     """a about an and any are as at be been but by can could do does for from has have how i if in into is it its
@@ -103,24 +104,29 @@ class TriggerIndex:
         n = len(docs)
         self._idf = {term: math.log(1 + (n - f + 0.5) / (f + 0.5)) for term, f in df.items()}
 
-    def rank(self, request: str) -> list[tuple[str, float]]:
-        """All skills with their score for `request`, best first (ties by name, so the order is stable)."""
+    def score(self, request: str) -> list[tuple[str, float, int]]:
+        """(skill, BM25 score, distinct request terms matched) for every skill, best first; ties by name."""
         query = tokenize(request)
         scores = []
         for doc, tf, length in zip(self.docs, self._tf, self._len, strict=True):
-            score = 0.0
+            score, matched = 0.0, set()
             for term in query:
                 f = tf.get(term, 0)
                 if f:
+                    matched.add(term)
                     norm = K1 * (1 - B + B * length / self._avg)
                     score += self._idf[term] * f * (K1 + 1) / (f + norm)
-            scores.append((doc.name, round(score, 4)))
+            scores.append((doc.name, round(score, 4), len(matched)))
         return sorted(scores, key=lambda item: (-item[1], item[0]))
 
-    def pick(self, request: str, min_score: float = MIN_SCORE) -> str | None:
-        """The skill this request would load, or None when nothing scores at least `min_score`."""
-        name, score = self.rank(request)[0]
-        return name if score >= min_score else None
+    def rank(self, request: str) -> list[tuple[str, float]]:
+        """All skills with their score for `request`, best first (ties by name, so the order is stable)."""
+        return [(name, score) for name, score, _ in self.score(request)]
+
+    def pick(self, request: str, min_score: float = MIN_SCORE, min_terms: int = MIN_TERMS) -> str | None:
+        """The skill this request would load, or None when the best match is too weak (see MIN_SCORE)."""
+        name, score, matched = self.score(request)[0]
+        return name if score >= min_score and matched >= min_terms else None
 
 
 @dataclass(frozen=True)
@@ -200,7 +206,7 @@ def evaluate(skills_dir: Path, min_score: float = MIN_SCORE) -> TriggerReport:
             continue
         for case in load_trigger_cases(skill_dir):
             ranking = index.rank(case.request)
-            picked = ranking[0][0] if ranking[0][1] >= min_score else None
+            picked = index.pick(case.request, min_score)
             runner_up = ranking[1][0] if len(ranking) > 1 else None
             report.results.append(TriggerResult(case, picked, runner_up))
     return report
