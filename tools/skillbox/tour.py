@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 # step name -> "module:function". Order is the order the tour runs and prints.
-TOUR_STEPS: dict[str, str] = {}
+TOUR_STEPS: dict[str, str] = {
+    "skills": "skillbox.skills.tour:run",
+}
 
 
 @dataclass
@@ -40,13 +42,24 @@ def load_step(target: str) -> Callable[[Path], TourReport]:
     return getattr(importlib.import_module(module_name), function)
 
 
-def run_tour(workdir: Path, steps: dict[str, str] | None = None) -> list[TourOutcome]:
-    """Run every registered step, each in its own subfolder of `workdir`."""
+def run_tour(workdir: Path, steps: dict[str, str] | None = None, *, keep_going: bool = True) -> list[TourOutcome]:
+    """Run every registered step, each in its own subfolder of `workdir`.
+
+    With `keep_going`, a step that raises becomes a failed report carrying the error, and the remaining steps
+    still run: one broken helper should not hide what the others do. Without it the exception propagates
+    (the CLI's `--debug`).
+    """
     outcomes = []
     for name, target in (TOUR_STEPS if steps is None else steps).items():
         step_dir = workdir / name
         step_dir.mkdir(parents=True, exist_ok=True)
         started = time.perf_counter()
-        report = load_step(target)(step_dir)
+        try:
+            report = load_step(target)(step_dir)
+        except Exception as err:
+            if not keep_going:
+                raise
+            first_line = (str(err).strip().splitlines() or [""])[0]
+            report = TourReport(f"{name} failed", [f"{type(err).__name__}: {first_line}"], ok=False)
         outcomes.append(TourOutcome(name, report, time.perf_counter() - started))
     return outcomes

@@ -21,7 +21,10 @@ from skillbox.errors import SkillboxError
 
 # name -> "module:attribute". Add a line here to add a command group; nothing is imported until it is used.
 COMMANDS: dict[str, str] = {
+    "doctor": "skillbox.cli.doctor:doctor",
     "graph": "skillbox.cli.graph:graph",
+    "skills": "skillbox.cli.skills:skills",
+    "tour": "skillbox.cli.tour:tour",
 }
 
 

@@ -1,0 +1,41 @@
+"""A real `claude -p` session with the plugin installed: the SessionStart hook warms the launcher's venv.
+
+The hook returns at once (`--bootstrap --no-wait`); the build runs detached, so it survives the session ending.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+
+from claude_harness import install_plugin
+
+
+def test_session_start_hook_builds_the_venv_in_the_background(
+    run_claude, run_session, fake_api, plugin_source, tmp_path
+):
+    plugin = install_plugin(run_claude, tmp_path / "home", plugin_source)
+    project = tmp_path / "project"
+    project.mkdir()
+
+    started = time.monotonic()
+    session = run_session("say hi", home=plugin.home, cwd=project)
+    session_seconds = time.monotonic() - started
+    assert session.returncode == 0, session.stderr
+    assert "Done." in session.stdout
+    assert fake_api.message_requests(), "the session never reached the (fake) model"
+    # the hook prints nothing the model could see (stdout of a SessionStart hook would become context)
+    assert "installing into" not in json.dumps(fake_api.message_requests())
+    assert session_seconds < 30, "the session waited for the venv build instead of leaving it in the background"
+
+    venv = plugin.data_dir / "venv"
+    log = plugin.data_dir / "venv.log"
+    deadline = time.monotonic() + 600
+    while not (venv / ".skillbox-stamp").exists() and time.monotonic() < deadline:
+        time.sleep(1)
+    assert (venv / ".skillbox-stamp").exists(), log.read_text()[-3000:] if log.exists() else "no log written"
+    version = subprocess.run(
+        [str(venv / "bin" / "python"), "-P", "-m", "skillbox", "--version"], capture_output=True, text=True
+    )
+    assert version.returncode == 0 and version.stdout.startswith("skillbox "), version.stderr

@@ -1,0 +1,192 @@
+"""Keep README.md's reference sections generated from the code: `python -m skillbox.docs --write` (or `--check`).
+
+Two sections are rendered between marker comments, so hand-written prose around them stays untouched:
+- `cli-reference`: every command of the click tree (lazy groups loaded), its arguments and options, one line each;
+- `skills-table`: every skill (`skills/*/SKILL.md`) and slash command (`commands/*.md`) with its description,
+  read from the frontmatter.
+A test fails when README.md is stale, so a renamed flag or a new skill cannot ship with outdated docs. This module
+reads the click tree, which is why it imports click although it is not a command itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import click
+
+from skillbox.errors import InvalidInputError
+
+SECTIONS = ("cli-reference", "skills-table")
+REGENERATE = "python -m skillbox.docs --write"
+
+
+def _begin(name: str) -> str:
+    return f"<!-- BEGIN GENERATED {name}: `{REGENERATE}` rewrites this section; do not edit by hand -->"
+
+
+def _end(name: str) -> str:
+    return f"<!-- END GENERATED {name} -->"
+
+
+def _one_line(text: str | None) -> str:
+    return " ".join((text or "").split())
+
+
+def _first_paragraph(text: str | None) -> str:
+    paragraph = _one_line(re.split(r"\n\s*\n", (text or "").strip(), maxsplit=1)[0])
+    return paragraph.replace("|", "\\|")
+
+
+def _param_usage(param: click.Parameter) -> str | None:
+    if isinstance(param, click.Argument):
+        word = param.name.upper()
+        if param.nargs == -1:
+            word += " ..."
+        return word if param.required else f"[{word}]"
+    if not isinstance(param, click.Option) or param.hidden:
+        return None
+    name = max(param.opts, key=len)
+    if param.is_flag or param.count:
+        word = name
+    else:
+        metavar = param.metavar
+        if metavar is None and isinstance(param.type, click.Choice):
+            metavar = "|".join(map(str, param.type.choices))
+        word = f"{name} {metavar or param.name.upper()}"
+        if param.multiple:
+            word += " ..."
+    return word if param.required else f"[{word}]"
+
+
+def iter_commands(command: click.Command, path: tuple[str, ...], parent: click.Context | None = None) -> Iterator:
+    """(path, command, context) for a command and everything under it, in list order; hidden ones skipped."""
+    ctx = click.Context(
+        command, info_name=path[-1], parent=parent, **(command.context_settings if parent is None else {})
+    )
+    yield path, command, ctx
+    if isinstance(command, click.Group):
+        for name in command.list_commands(ctx):
+            sub = command.get_command(ctx, name)
+            if sub is not None and not sub.hidden:
+                yield from iter_commands(sub, (*path, name), ctx)
+
+
+def usage_line(path: tuple[str, ...], command: click.Command, ctx: click.Context) -> str:
+    words = [" ".join(path)]
+    help_names = set(ctx.help_option_names)
+    for param in command.get_params(ctx):
+        if isinstance(param, click.Option) and set(param.opts) & help_names:
+            continue
+        word = _param_usage(param)
+        if word:
+            words.append(word)
+    if isinstance(command, click.Group):
+        words.append("COMMAND ...")
+    return " ".join(words)
+
+
+def render_cli_reference(root: click.Group | None = None) -> str:
+    if root is None:
+        from skillbox.cli.root import cli as root
+    lines = []
+    for path, command, ctx in iter_commands(root, ("skillbox",)):
+        summary = _first_paragraph(command.help)
+        lines.append(
+            f"- `{usage_line(path, command, ctx)}` — {summary}" if summary else f"- `{usage_line(path, command, ctx)}`"
+        )
+    return "\n".join(lines)
+
+
+def _frontmatter(path: Path) -> dict:
+    from skillbox.skills.frontmatter import BOM, FrontmatterError, parse_document
+
+    try:
+        return parse_document(path.read_text(encoding="utf-8").removeprefix(BOM)).data
+    except FrontmatterError as err:
+        raise InvalidInputError(f"{path}: {err}", hint="run `skillbox skills validate`") from None
+
+
+def render_skills_table(plugin_root: Path) -> str:
+    try:
+        plugin = json.loads((plugin_root / ".claude-plugin" / "plugin.json").read_text())["name"]
+    except (OSError, ValueError, KeyError):
+        plugin = "skillbox"
+    rows = []
+    for skill_md in sorted((plugin_root / "skills").glob("*/SKILL.md")):
+        data = _frontmatter(skill_md)
+        rows.append(
+            f"| skill | `{data.get('name', skill_md.parent.name)}` | {_first_paragraph(data.get('description'))} |"
+        )
+    for command_md in sorted((plugin_root / "commands").glob("*.md")):
+        data = _frontmatter(command_md)
+        hint = data.get("argument-hint")
+        invocation = f"/{plugin}:{command_md.stem}" + (f" {hint}" if hint else "")
+        rows.append(f"| command | `{invocation}` | {_first_paragraph(data.get('description'))} |")
+    if not rows:
+        return "No skills or slash commands yet."
+    return "\n".join(["| Kind | Name | What it does |", "| --- | --- | --- |", *rows])
+
+
+def render_section(name: str, plugin_root: Path) -> str:
+    if name == "cli-reference":
+        return render_cli_reference()
+    if name == "skills-table":
+        return render_skills_table(plugin_root)
+    raise ValueError(name)
+
+
+def sync_text(readme: str, plugin_root: Path) -> str:
+    """README text with every generated section re-rendered; raises if a section's markers are missing."""
+    for name in SECTIONS:
+        pattern = re.compile(
+            rf"^<!-- BEGIN GENERATED {re.escape(name)}\b[^\n]*-->\n.*?^{re.escape(_end(name))}$",
+            re.DOTALL | re.MULTILINE,
+        )
+        if not pattern.search(readme):
+            raise InvalidInputError(
+                f"README.md has no generated '{name}' section",
+                hint=f"add a line '{_begin(name)}' and a line '{_end(name)}'",
+            )
+        block = f"{_begin(name)}\n{render_section(name, plugin_root)}\n{_end(name)}"
+        readme = pattern.sub(lambda _match, block=block: block, readme, count=1)
+    return readme
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m skillbox.docs", description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=Path, help="plugin root holding README.md (default: around the working folder)")
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--write", action="store_true", help="rewrite the generated sections in place")
+    mode.add_argument("--check", action="store_true", help="exit 1 if README.md is out of date")
+    args = parser.parse_args(argv)
+    from skillbox.skills.validate import default_plugin_root
+
+    root = (args.root or default_plugin_root()).resolve()
+    readme = root / "README.md"
+    try:
+        current = readme.read_text(encoding="utf-8")
+        wanted = sync_text(current, root)
+    except (OSError, InvalidInputError) as err:
+        print(f"Error: {err}", file=sys.stderr)
+        return 1
+    if args.check:
+        if current != wanted:
+            print(f"{readme} is out of date; run: {REGENERATE}", file=sys.stderr)
+            return 1
+        print(f"{readme} is up to date")
+        return 0
+    if current != wanted:
+        readme.write_text(wanted, encoding="utf-8")
+        print(f"updated {readme}")
+    else:
+        print(f"{readme} already up to date")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
