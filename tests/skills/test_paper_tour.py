@@ -22,3 +22,14 @@ def test_sample_figure_becomes_a_checked_deck(tmp_path):
     slides = Presentation(str(tmp_path / "journal-club.pptx")).slides
     assert len(slides) == 4
     assert any(shape.shape_type == 13 for shape in slides[2].shapes)  # the checked figure is on the figure slide
+
+
+def test_without_a_plugin_folder_the_step_says_so_instead_of_pretending(tmp_path, monkeypatch):
+    import skillbox.skills.paper_tour as paper_tour
+
+    monkeypatch.delenv("CLAUDE_PLUGIN_ROOT", raising=False)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(paper_tour, "__file__", str(tmp_path / "site-packages" / "skillbox" / "skills" / "x.py"))
+    report = paper_tour.run(tmp_path)
+    assert report.ok is False
+    assert report.lines == ["skills/ folder not found: run the tour from the plugin folder or set CLAUDE_PLUGIN_ROOT"]

@@ -17,6 +17,7 @@ from importlib import resources
 from pathlib import Path
 
 from skillbox.skills.triggers import evaluate
+from skillbox.skills.validate import find_plugin_root
 from skillbox.tour import TourReport
 
 SCRIPTS = {
@@ -27,10 +28,11 @@ SCRIPTS = {
 
 
 def plugin_skills_dir() -> Path | None:
-    """The plugin's skills/ folder: from CLAUDE_PLUGIN_ROOT, else next to this source tree (tools/skillbox/...)."""
+    """The plugin's skills/ folder: CLAUDE_PLUGIN_ROOT, the plugin around the working folder, or the source tree
+    this module runs from (a non-editable install runs from a venv, which has no skills/)."""
     candidates = [Path(os.environ["CLAUDE_PLUGIN_ROOT"])] if os.environ.get("CLAUDE_PLUGIN_ROOT") else []
-    candidates.append(Path(__file__).resolve().parents[3])
-    for root in candidates:
+    candidates += [find_plugin_root(Path.cwd()), Path(__file__).resolve().parents[3]]
+    for root in filter(None, candidates):
         if all((root / "skills" / skill / "scripts" / name).is_file() for skill, name in SCRIPTS.values()):
             return root / "skills"
     return None
@@ -46,7 +48,8 @@ def run(workdir: Path) -> TourReport:
     skills = plugin_skills_dir()
     title = "paper skills: figure check → journal-club deck → deck check; trigger evals"
     if skills is None:
-        return TourReport(title, ["skills/ folder not found (set CLAUDE_PLUGIN_ROOT to the plugin root)"], ok=False)
+        hint = "skills/ folder not found: run the tour from the plugin folder or set CLAUDE_PLUGIN_ROOT"
+        return TourReport(title, [hint], ok=False)
     sample = resources.files("skillbox") / "samples" / "paper"
     for name in ("make_fig.py", "deck.json"):
         shutil.copyfile(str(sample / name), workdir / name)
