@@ -24,6 +24,7 @@ def test_plugin_details_lists_every_skill_and_command(run_claude, installed_plug
     [
         "paper-to-slides/scripts/build_deck.py",
         "paper-to-slides/scripts/check_deck.py",
+        "paper-to-slides/scripts/extract_figures.py",
         "paper-figures/scripts/check_figure.py",
         "paper-citations/scripts/cite_tool.py",
         "literature-search/scripts/lit_query.py",
