@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
+import shutil
 import sqlite3
+import subprocess
 import sys
 from pathlib import Path
 
@@ -120,8 +123,27 @@ def test_launcher_venv_current(plugin_root: Path, tmp_path: Path):
     (venv / "bin").mkdir(parents=True)
     (venv / "bin" / "python").write_text("")
     (venv / ".skillbox-stamp").write_text("skillbox 1.2.3 pyproject 99 1000\n")
-    check = doctor.check_launcher_venv(plugin_root)
+    check = doctor.check_launcher_venv(plugin_root)  # no pyproject.toml: only the version can be compared
     assert check.status == "ok" and check.summary.endswith("(built for 1.2.3)")
+
+
+@pytest.mark.skipif(shutil.which("cksum") is None, reason="needs POSIX cksum, as bin/skillbox does")
+def test_stamp_matches_what_the_launcher_writes(tmp_path: Path):
+    """Build the launcher's venv stamp the launcher's own way (its shell function) and compare."""
+    repo = Path(__file__).resolve().parents[2]
+    launcher = (repo / "bin" / "skillbox").read_text()
+    function = re.search(r"^sb_expected_stamp\(\) \{\n.*?^\}\n", launcher, re.MULTILINE | re.DOTALL)
+    assert function, "bin/skillbox no longer defines sb_expected_stamp(); update doctor.expected_stamp to match"
+    script = f'sb_root="{repo}"\n{function.group(0)}sb_expected_stamp\nprintf "%s" "$sb_want"\n'
+    launcher_says = subprocess.run(["sh", "-c", script], capture_output=True, text=True, check=True).stdout
+    assert doctor.expected_stamp(repo) == launcher_says
+    venv = tmp_path / "data" / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").write_text("")
+    (venv / ".skillbox-stamp").write_text(launcher_says + "\n")
+    assert doctor.check_launcher_venv(repo).status == "ok"
+    (venv / ".skillbox-stamp").write_text(launcher_says.replace("pyproject ", "pyproject 1") + "\n")
+    assert "next call rebuilds" in doctor.check_launcher_venv(repo).issues[0].message
 
 
 def test_venv_location_follows_the_launcher(monkeypatch, tmp_path: Path):

@@ -14,6 +14,7 @@ import re
 import shlex
 import shutil
 import sqlite3
+import subprocess
 import sys
 import tempfile
 import tomllib
@@ -193,6 +194,22 @@ def read_plugin_version(plugin_root: Path | None) -> str | None:
         return None
 
 
+def expected_stamp(plugin_root: Path | None) -> str | None:
+    """The stamp bin/skillbox writes for this plugin: "skillbox <version> pyproject <cksum of pyproject.toml>".
+
+    `cksum` is run rather than reimplemented so the string is byte-for-byte the launcher's; None when the plugin
+    root, its pyproject.toml or `cksum` is missing.
+    """
+    version = read_plugin_version(plugin_root)
+    if version is None or not (plugin_root / "pyproject.toml").is_file() or shutil.which("cksum") is None:
+        return None
+    with (plugin_root / "pyproject.toml").open("rb") as handle:
+        result = subprocess.run(["cksum"], stdin=handle, capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        return None
+    return f"skillbox {version} pyproject {result.stdout.strip()}"
+
+
 def check_launcher_venv(plugin_root: Path | None, venv: Path | None = None) -> Check:
     venv = launcher_venv() if venv is None else venv
     rebuild = f"rm -rf '{venv}' and run `skillbox --bootstrap` (bin/skillbox rebuilds it)"
@@ -216,11 +233,16 @@ def check_launcher_venv(plugin_root: Path | None, venv: Path | None = None) -> C
     if not stamp.is_file():
         check.issues.append(Issue("fail", f"{stamp} is missing: the build never finished", rebuild))
         return check
-    words = stamp.read_text(encoding="utf-8", errors="replace").split()
+    have = (stamp.read_text(encoding="utf-8", errors="replace").splitlines() or [""])[0].strip()
+    words = have.split()
     built_for = words[1] if len(words) > 1 and words[0] == "skillbox" else None
-    expected = read_plugin_version(plugin_root)
-    if expected is not None and built_for != expected:
-        message = f"built for skillbox {built_for or '?'}, the plugin is {expected}: the launcher will rebuild it"
+    want = expected_stamp(plugin_root)
+    version = read_plugin_version(plugin_root)
+    if want is not None and have != want:
+        message = f"stamp {have!r} is not the current {want!r}: the next call rebuilds the virtualenv"
+        check.issues.append(Issue("warn", message, "run `skillbox --bootstrap` once to rebuild it now"))
+    elif want is None and version is not None and built_for != version:
+        message = f"built for skillbox {built_for or '?'}, the plugin is {version}: the next call rebuilds it"
         check.issues.append(Issue("warn", message, "run `skillbox --bootstrap` once to rebuild it now"))
     else:
         check.summary += f" (built for {built_for})"
