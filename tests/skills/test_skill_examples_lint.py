@@ -66,3 +66,17 @@ def test_example_composition_lints_clean(html, tmp_path):
 
 def test_the_examples_are_found():
     assert len(list(examples())) >= 3
+
+
+def test_every_lint_code_a_skill_cites_is_a_rule_of_skillbox_lint():
+    from test_skill_bundle import LINT_CODES
+
+    result = CliRunner().invoke(cli, ["lint", "rules", "--json"])
+    assert result.exit_code == 0
+    codes = {row["code"] for row in json.loads(result.output)}
+    cited = set()
+    for path in SKILLS.glob("*/**/*.md"):
+        if path.relative_to(SKILLS).parts[0].startswith(("hyperframes", "gsap-")):
+            cited |= set(re.findall(r"`([a-z]+(?:_[a-z]+)+)`", path.read_text(encoding="utf-8")))
+    assert cited <= codes, cited - codes
+    assert codes >= LINT_CODES, LINT_CODES - codes
