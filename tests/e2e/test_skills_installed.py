@@ -5,7 +5,8 @@ from __future__ import annotations
 import subprocess
 
 import pytest
-from claude_harness import PLUGIN_ID, REPO
+
+from tests.e2e.claude_harness import PLUGIN_ID, REPO
 
 SKILLS = sorted(p.parent.name for p in (REPO / "skills").glob("*/SKILL.md"))
 COMMANDS = sorted(p.stem for p in (REPO / "commands").glob("*.md"))

@@ -6,7 +6,8 @@ import json
 import urllib.parse
 
 import pytest
-from conftest import load_script
+
+from tests.skills.conftest import load_script
 
 lit = load_script("literature-search", "lit_query")
 

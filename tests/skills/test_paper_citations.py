@@ -6,7 +6,8 @@ import json
 import re
 
 import pytest
-from conftest import load_script
+
+from tests.skills.conftest import load_script
 
 cite = load_script("paper-citations", "cite_tool")
 

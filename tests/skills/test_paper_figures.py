@@ -8,7 +8,8 @@ import sys
 from textwrap import dedent
 
 import pytest
-from conftest import SKILLS, load_script
+
+from tests.skills.conftest import SKILLS, load_script
 
 check_figure = load_script("paper-figures", "check_figure")
 STYLE = SKILLS / "paper-figures" / "assets" / "nature.mplstyle"

@@ -7,10 +7,11 @@ import subprocess
 import sys
 
 import pytest
-from conftest import SKILLS, load_script
 from PIL import Image
 from pptx import Presentation
 from pptx.util import Inches
+
+from tests.skills.conftest import SKILLS, load_script
 
 build_deck = load_script("paper-to-slides", "build_deck")
 check_deck = load_script("paper-to-slides", "check_deck")

@@ -7,7 +7,8 @@ import json
 import matplotlib
 import numpy as np
 import pytest
-from conftest import load_script
+
+from tests.skills.conftest import load_script
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt

@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import COMMANDS, REPO, SKILLS
+
+from skillbox.skills import check_command_line
+from tests.skills.conftest import COMMANDS, REPO, SKILLS
 
 # The skills this bundle ships (mem-search is written with the memory CLI and checked the same way when present).
 PAPER = [
@@ -184,10 +186,19 @@ def test_every_path_a_skill_mentions_exists_inside_that_skill(skill):
         assert f"scripts/{script.name}" in text, f"{script.name} is shipped but SKILL.md never says how to run it"
 
 
+def contract_or_cli_problem(tokens: list[str]) -> str | None:
+    """A command line passes when it fits the fixed contract (which areas still landing must honour) or when the
+    real click tree accepts it (commands and flags added beyond the contract)."""
+    problem = check_invocation(tokens)
+    if problem is None or not check_command_line(tokens):
+        return None
+    return problem
+
+
 @pytest.mark.parametrize("path", sorted(SKILLS.glob("*/SKILL.md")) + sorted(COMMANDS.glob("*.md")), ids=str)
 def test_every_skillbox_command_line_is_in_the_cli_contract(path):
     text = path.read_text(encoding="utf-8")
-    problems = [p for tokens in skillbox_invocations(text) if (p := check_invocation(tokens))]
+    problems = [p for tokens in skillbox_invocations(text) if (p := contract_or_cli_problem(tokens))]
     assert problems == []
 
 

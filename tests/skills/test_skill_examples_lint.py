@@ -13,9 +13,9 @@ import re
 
 import pytest
 from click.testing import CliRunner
-from conftest import SKILLS
 
 from skillbox.cli.root import COMMANDS, cli
+from tests.skills.conftest import SKILLS
 
 pytestmark = pytest.mark.skipif(
     "lint" not in COMMANDS or importlib.util.find_spec("skillbox.lint") is None,
@@ -69,7 +69,7 @@ def test_the_examples_are_found():
 
 
 def test_every_lint_code_a_skill_cites_is_a_rule_of_skillbox_lint():
-    from test_skill_bundle import LINT_CODES
+    from tests.skills.test_skill_bundle import LINT_CODES
 
     result = CliRunner().invoke(cli, ["lint", "rules", "--json"])
     assert result.exit_code == 0

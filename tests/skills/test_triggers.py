@@ -6,11 +6,11 @@ import json
 import re
 
 import pytest
-from conftest import SKILLS
-from test_skill_bundle import ALL_SKILLS, PAPER
 
 from skillbox.errors import InvalidInputError, NotFoundError
 from skillbox.skills.triggers import SkillDoc, TriggerIndex, evaluate, load_trigger_cases, tokenize
+from tests.skills.conftest import SKILLS
+from tests.skills.test_skill_bundle import ALL_SKILLS, PAPER
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 

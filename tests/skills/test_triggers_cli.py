@@ -6,9 +6,9 @@ import json
 import shutil
 
 from click.testing import CliRunner
-from conftest import REPO, SKILLS
 
 from skillbox.cli.root import cli
+from tests.skills.conftest import REPO, SKILLS
 
 
 def invoke(*args):

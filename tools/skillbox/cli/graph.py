@@ -11,7 +11,9 @@ import click
 from skillbox.cli.root import LazyGroup
 
 # name -> "module:attribute"; add a subcommand by adding a line.
-GRAPH_COMMANDS: dict[str, str] = {}
+GRAPH_COMMANDS: dict[str, str] = {
+    "build": "skillbox.cli.graph_build:build",
+}
 
 
 @click.group(cls=LazyGroup, lazy_commands=GRAPH_COMMANDS)
