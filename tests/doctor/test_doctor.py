@@ -168,7 +168,7 @@ def test_venv_location_follows_the_launcher(monkeypatch, tmp_path: Path):
         ({"Stop": [{"hooks": [handler(timeout=0)]}]}, "fail", "timeout 0"),
         ({"Stop": [{"hooks": [handler(timeout="5")]}]}, "fail", "timeout '5'"),
         ({"Stop": [{"hooks": [handler(timeout=None)]}]}, "warn", "no timeout"),
-        ({"Stop": [{"hooks": [handler(args=["mem", "hook", "stop"])]}]}, "fail", "has no command 'mem'"),
+        ({"Stop": [{"hooks": [handler(args=["memory", "hook", "stop"])]}]}, "fail", "has no command 'memory'"),
         ({"Stop": [{"matcher": "*"}]}, "fail", 'needs a "hooks" list'),
         (
             {"Stop": [{"hooks": [handler(args=None, command="${CLAUDE_PLUGIN_ROOT}/bin/skillbox --version")]}]},

@@ -12,7 +12,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from claude_harness import REPO, LauncherEnv
+from tests.e2e.claude_harness import REPO, LauncherEnv
 
 PLUGIN_VERSION = json.loads((REPO / ".claude-plugin" / "plugin.json").read_text())["version"]
 

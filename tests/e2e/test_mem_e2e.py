@@ -13,12 +13,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-import pytest
-
-# The shared e2e fixtures (tests/e2e/conftest.py, fake_api.py) come from the foundation; until they are merged
-# this module has nothing to run on.
-fake_api_module = pytest.importorskip("fake_api", reason="tests/e2e fixtures (conftest.py, fake_api.py) not present")
-Text, ToolUse = fake_api_module.Text, fake_api_module.ToolUse
+from tests.e2e.fake_api import Text, ToolUse
 
 PRIVATE_MARKER = "zebracorn-4711"
 

@@ -9,8 +9,8 @@ import json
 import subprocess
 import time
 
-from claude_harness import install_plugin
-from fake_api import Text, ToolUse
+from tests.e2e.claude_harness import install_plugin
+from tests.e2e.fake_api import Text, ToolUse
 
 
 def test_session_start_hook_builds_the_venv_in_the_background(

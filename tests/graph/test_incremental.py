@@ -8,10 +8,10 @@ import shutil
 import time
 
 import pytest
-from conftest import read_graph
 
 from skillbox.graph.build import build_graph
 from skillbox.graph.graphio import write_graph
+from tests.graph.conftest import read_graph
 
 FILES = {
     "pkg/__init__.py": "from .core import run, Engine\n",

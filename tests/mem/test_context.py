@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 
 from click.testing import CliRunner
-from conftest import payload, replay_session, rows, run_hook_inprocess
 
 from skillbox.cli.root import cli
 from skillbox.mem.capture import record_observation
 from skillbox.mem.context import build_context, tokens
 from skillbox.mem.settings import load_settings
 from skillbox.mem.store import open_store
+from tests.mem.conftest import payload, replay_session, rows, run_hook_inprocess
 
 
 def test_cli_context_prints_exactly_what_session_start_injects(home, project_dir, monkeypatch):

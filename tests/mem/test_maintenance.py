@@ -9,12 +9,12 @@ import time
 
 import anyio
 from click.testing import CliRunner
-from conftest import TOOLS, count, payload, replay_session, rows, run_hook_inprocess
 
 from skillbox.cli.root import cli
 from skillbox.mem.maintenance import prune, used_bytes
 from skillbox.mem.settings import MemSettings, load_settings
 from skillbox.mem.store import LATEST_VERSION, open_store
+from tests.mem.conftest import TOOLS, count, payload, replay_session, rows, run_hook_inprocess
 
 
 def test_settings_file_is_created_with_every_default_and_env_wins(home, monkeypatch):

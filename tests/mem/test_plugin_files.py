@@ -8,10 +8,10 @@ import shlex
 
 import click
 import pytest
-from conftest import REPO
 
 from skillbox.cli.mem import mem
 from skillbox.mem.capture import HANDLERS, normalize_event
+from tests.mem.conftest import REPO
 
 HOOK_EVENTS = {
     "SessionStart": "session-start",

@@ -8,11 +8,11 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import payload, rows, run_hook_inprocess, tool
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from skillbox.mem.privacy import Scrubber, redact_secrets, scrub_text
+from tests.mem.conftest import payload, rows, run_hook_inprocess, tool
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ import sys
 import textwrap
 import time
 
-from conftest import TOOLS, count, rows
+from tests.mem.conftest import TOOLS, count, rows
 
 WRITER = textwrap.dedent(
     """

@@ -6,13 +6,13 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from conftest import replay_session, rows
 
 from skillbox.cli.root import cli
 from skillbox.mem.capture import record_observation
 from skillbox.mem.search import Filters, build_filters, get_records, search, timeline
 from skillbox.mem.settings import load_settings
 from skillbox.mem.store import open_store
+from tests.mem.conftest import replay_session, rows
 
 
 def add(store, title, type="note", narrative="", project="alpha", files=(), concepts=(), subtitle="", facts=()):

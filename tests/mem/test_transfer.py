@@ -6,11 +6,11 @@ import json
 import sqlite3
 
 from click.testing import CliRunner
-from conftest import count, replay_session, rows
 
 from skillbox.cli.root import cli
 from skillbox.mem.search import search
 from skillbox.mem.store import open_store
+from tests.mem.conftest import count, replay_session, rows
 
 
 def test_export_import_round_trip_is_exact(home, project_dir, tmp_path, monkeypatch):
