@@ -122,8 +122,11 @@ def main() -> None:
     peer_times = []
     for project in projects:
         findings, elapsed = run_peer(args.peer_dir, project)
+        real = str(project.resolve())
         for finding in findings:  # project-level findings carry no file: they belong to the project's index.html
             finding.setdefault("file", str(project / "index.html"))
+            if finding["file"].startswith(real):  # the peer reports resolved paths; map back through symlinks
+                finding["file"] = str(project) + finding["file"][len(real) :]
         peer_findings.extend(findings)
         peer_times.append(elapsed)
     ours, ours_time = run_ours(corpus)

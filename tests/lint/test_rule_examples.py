@@ -49,3 +49,8 @@ def test_autofix_of_bad_example_converges_to_clean(code, sample_path):
     report = fix_paths([path])
     assert report.changed, f"{code}: autofix changed nothing"
     assert codes_of(path) == [], f"{code}: after --fix the example still has findings"
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_good_example_differs_from_bad(code):
+    assert RULES[code].good.files != RULES[code].bad.files

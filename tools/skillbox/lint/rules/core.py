@@ -545,13 +545,14 @@ def timeline_created_async(doc: Document):
 
 @rule(
     "timeline_registry_missing_init",
-    "warning",
+    "info",
     G,
     summary="window.__timelines[...] is assigned without first initialising window.__timelines.",
     explanation="""
-When the registry object does not exist yet (a standalone preview, a sub-composition loaded first) the
-assignment throws `TypeError` and the rest of the script stops. Initialise it defensively:
-`window.__timelines = window.__timelines || {};`.
+The HyperFrames runtime creates `window.__timelines` before it runs composition scripts, so inside HyperFrames
+this is harmless (the official blank template relies on it). Opened any other way — the file straight in a
+browser, a test harness, another player — the assignment throws `TypeError` and the rest of the script stops.
+Initialising defensively costs one line: `window.__timelines = window.__timelines || {};`.
 """,
     bad=raw(
         composition("").replace("window.__timelines = window.__timelines || {};\n", ""),

@@ -17,7 +17,8 @@ from skillbox.lint.samples import HOST, SUB, comp, composition, project
 from skillbox.lint.timing import number, resolve_starts
 
 G = "project"
-REMOTE = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//|#|\{|\$)", re.I)
+# Remote, data, fragment and template-placeholder URLs (`{{src}}`, `${src}`, `__VIDEO_SRC__`) are not files.
+REMOTE = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//|#|\{|\$|__[A-Z0-9_]+__$)", re.I)
 LOGO = '<img id="logo" src="assets/logo.png" alt="">'
 AUDIO_EXT = {".mp3", ".wav", ".m4a", ".aac", ".ogg", ".oga", ".flac", ".opus"}
 
