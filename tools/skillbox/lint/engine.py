@@ -87,6 +87,8 @@ class Selection:
     def _wanted(self, r: Rule) -> bool:
         if r.code in self.ignore or r.group in self.ignore:
             return False
+        if r.opt_in:
+            return self.select is not None and r.code in self.select
         return self.select is None or r.code in self.select or r.group in self.select
 
 

@@ -254,7 +254,7 @@ def blank_root_with_standalone_composition(project_):
     "duplicate_audio_track",
     "warning",
     G,
-    summary="Two <audio> clips overlap in time on the same data-track-index.",
+    summary="Two audible clips (<audio>, or <video> that is not muted) overlap in time on one data-track-index.",
     explanation="Audio on one track is meant to play one clip at a time; overlaps double the sound or get cut.",
     bad=comp(
         AUDIO + '\n<audio id="music2" src="assets/music.mp3" data-start="2" data-duration="2" '
@@ -273,7 +273,10 @@ def duplicate_audio_track(doc: Document):
     starts = resolve_starts(doc)
     tracks: dict[str, list] = {}
     for element in doc.elements:
-        if element.tag == "audio" and "data-track-index" in element.attrs:
+        audible_video = element.tag == "video" and (
+            element.attrs.get("data-has-audio", "").lower() == "true" or "muted" not in element.attrs
+        )
+        if (element.tag == "audio" or audible_video) and "data-track-index" in element.attrs:
             start = starts.get(element.index)
             duration = number(element.attrs.get("data-duration"))
             if start is not None and duration is not None:
