@@ -338,15 +338,19 @@ jitter, flicker, different layouts per chunk. Use a seeded PRNG and times derive
 )
 def non_deterministic_code(doc: Document):
     for model in doc.script_models:
+        seen: set[str] = set()  # one finding per source of non-determinism per script
         for call in model.calls:
             key = call.callee.replace(" ", "")
-            if key in NON_DETERMINISTIC:
+            if key in NON_DETERMINISTIC and key not in seen:
+                seen.add(key)
                 yield Hit(call.offset, f"{NON_DETERMINISTIC[key]} makes frames differ between renders")
         for new in model.new_expressions:
-            if new.callee == "Date" and not new.args:
+            if new.callee == "Date" and not new.args and "new Date" not in seen:
+                seen.add("new Date")
                 yield Hit(new.offset, "new Date() reads the wall clock; frames differ between renders")
         for value in model.strings:
-            if isinstance(value.literal, str) and re.match(r"^random\(", value.literal):
+            if isinstance(value.literal, str) and re.match(r"^random\(", value.literal) and "random(" not in seen:
+                seen.add("random(")
                 yield Hit(value.offset, f'GSAP "{value.literal}" string value is random per render')
 
 

@@ -154,8 +154,8 @@ def gsap_timeline_not_registered(doc: Document):
     for model in doc.script_models:
         for timeline in model.timelines:
             name = timeline.name
-            if name is None:
-                continue  # created inline in an assignment or an add() call
+            if name is None or name.replace(" ", "").startswith(("window.__timelines", "__timelines")):
+                continue  # created inline in an add() call, or assigned straight into the registry
             if re.search(rf"\b{re.escape(name)}\b", registered_values) or name in added:
                 continue
             yield Hit(timeline.offset, f"timeline {name} is never registered in window.__timelines")

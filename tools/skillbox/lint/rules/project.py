@@ -39,7 +39,11 @@ def local_target(doc: Document, url: str) -> Path | None:
 
 def local_path_missing(doc: Document, url: str) -> bool:
     if url.strip().startswith("../"):
-        return False  # invalid_parent_traversal_in_asset_path reports these
+        from skillbox.lint.rules.composition import escapes_project
+
+        if escapes_project(doc, url) or doc.file_path is None:
+            return False  # invalid_parent_traversal_in_asset_path reports these
+        return not (doc.file_path.parent / url.split("?")[0].split("#")[0]).exists()
     target = local_target(doc, url)
     if target is None or target.exists():
         return False
