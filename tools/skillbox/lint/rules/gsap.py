@@ -262,7 +262,7 @@ def gsap_from_opacity_noop(doc: Document):
     peer=True,
 )
 def gsap_css_transform_conflict(doc: Document):
-    reported: set[int] = set()
+    reported: set[str] = set()  # one finding per tween target (selector or variable), as the fix is per target
     for call in _tweens(doc, ("to", "set")):  # from/fromTo name their own start values
         keys = {k for k, _ in _all_vars(call)}
         translate, scale = keys & TRANSLATE_KEYS, keys & SCALE_KEYS
@@ -271,8 +271,9 @@ def gsap_css_transform_conflict(doc: Document):
         for element in tween_targets(doc, call) or []:
             css = _css_value(doc, element, "transform") or ""
             clash = sorted((translate if "translate" in css else set()) | (scale if "scale" in css else set()))
-            if clash and element.index not in reported:
-                reported.add(element.index)
+            target = call.targets.text if call.targets is not None else ""
+            if clash and target not in reported:
+                reported.add(target)
                 yield Hit(
                     call.offset,
                     f"tween sets {', '.join(clash)} on {element.label()}, which has CSS transform: {css}",

@@ -6,7 +6,6 @@ outside a project, the file's own folder is the root.
 
 from __future__ import annotations
 
-import itertools
 import re
 from pathlib import Path
 from urllib.parse import unquote
@@ -283,13 +282,15 @@ def duplicate_audio_track(doc: Document):
         if (element.tag == "audio" or audible_video) and "data-track-index" in element.attrs:
             start = starts.get(element.index)
             duration = number(element.attrs.get("data-duration"))
-            if start is not None and duration is not None:
-                tracks.setdefault(element.attrs["data-track-index"], []).append((start, start + duration, element))
+            if start is not None:  # no data-duration: plays until the composition ends
+                end = start + duration if duration is not None else float("inf")
+                tracks.setdefault(element.attrs["data-track-index"], []).append((start, end, element))
     for track, windows in tracks.items():
         windows.sort(key=lambda w: (w[0], w[1]))
-        for (_s1, e1, a), (s2, _e2, b) in itertools.pairwise(windows):
-            if s2 < e1 - 1e-6:
-                yield Hit(b.start, f"{b.label()} overlaps {a.label()} on audio track {track}", b)
+        for i, (s2, _e2, b) in enumerate(windows):  # every overlapping pair: each is a separate double-sound
+            for _s1, e1, a in windows[:i]:
+                if s2 < e1 - 1e-6:
+                    yield Hit(b.start, f"{b.label()} overlaps {a.label()} on audio track {track}", b)
 
 
 @rule(
