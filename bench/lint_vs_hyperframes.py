@@ -124,7 +124,9 @@ def main() -> None:
         findings, elapsed = run_peer(args.peer_dir, project)
         real = str(project.resolve())
         for finding in findings:  # project-level findings carry no file: they belong to the project's index.html
-            finding.setdefault("file", str(project / "index.html"))
+            if "file" not in finding:
+                finding["_project_level"] = True
+                finding["file"] = str(project / "index.html")
             if finding["file"].startswith(real):  # the peer reports resolved paths; map back through symlinks
                 finding["file"] = str(project) + finding["file"][len(real) :]
         peer_findings.extend(findings)
@@ -135,8 +137,15 @@ def main() -> None:
     peer_known = peer_codes(args.peer_dir)
     shared = {code for code, r in rules.items() if r.peer_code}
     missing_in_peer = sorted(c for c in shared if c not in peer_known)
-    ours_count = Counter(key_of(f, corpus) for f in ours if f["code"] in shared)
-    peer_count = Counter(key_of(f, corpus) for f in peer_findings if f["code"] in shared)
+    # Codes the peer reports per project (no file): compare them per project, whichever file we attach them to.
+    per_project = {f["code"] for f in peer_findings if f.get("_project_level")}
+
+    def key(finding: dict) -> tuple[str, str, str]:
+        project, file, code = key_of(finding, corpus)
+        return (project, "*", code) if code in per_project else (project, file, code)
+
+    ours_count = Counter(key(f) for f in ours if f["code"] in shared)
+    peer_count = Counter(key(f) for f in peer_findings if f["code"] in shared)
     rows: dict[str, list[int]] = {}
     disagreements = []
     for key in sorted(set(ours_count) | set(peer_count)):

@@ -696,18 +696,15 @@ def template_literal_selector(doc: Document):
 MAX_LINES = 300
 
 
-def _structural_lines(doc: Document) -> int:
-    skipped = 0
-    for block in [s.text for s in doc.scripts] + [s.text for s in doc.styles]:
-        skipped += sum(1 for line in block.splitlines() if line.strip())
-    return sum(1 for line in doc.text.splitlines() if line.strip()) - skipped
+def _file_lines(doc: Document) -> int:
+    return len(doc.text.splitlines())
 
 
 @rule(
     "composition_file_too_large",
     "warning",
     G,
-    summary="A composition file has more than 300 lines of markup (scripts and styles not counted).",
+    summary="A composition file has more than 300 lines.",
     explanation="Large files are hard for people and agents to edit safely; split scenes into sub-compositions.",
     bad=comp("\n".join(f'<p id="l{i}">{i}</p>' for i in range(MAX_LINES))),
     good=comp("\n".join(f'<p id="l{i}">{i}</p>' for i in range(10))),
@@ -715,7 +712,7 @@ def _structural_lines(doc: Document) -> int:
     peer=True,
 )
 def composition_file_too_large(doc: Document):
-    lines = _structural_lines(doc)
+    lines = _file_lines(doc)
     if lines > MAX_LINES:
         yield Hit(0, f"{lines} lines of markup (limit {MAX_LINES})")
 

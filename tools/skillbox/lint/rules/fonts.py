@@ -28,7 +28,7 @@ AUTO_RESOLVED = {
 SYSTEM_ALIASED = {
     "arial", "helvetica", "helvetica neue", "times", "times new roman", "georgia", "verdana", "tahoma",
     "trebuchet ms", "courier", "courier new", "segoe ui", "-apple-system", "blinkmacsystemfont", "sf pro",
-    "sf pro display", "sf pro text", "calibri", "cambria", "impact", "comic sans ms",
+    "sf pro display", "sf pro text", "calibri", "cambria",
 }  # fmt: skip
 TITLE = '<h1 id="title">Hello</h1>'
 # `font: [style] [weight] SIZE[/LINE-HEIGHT] FAMILY, ...` — the family list follows the size.
