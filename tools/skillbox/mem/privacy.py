@@ -64,6 +64,7 @@ _SECRET_HINTS = (
     "aiza", "eyj", "bearer", "://", "password", "passwd", "secret", "token", "api_key", "apikey", "access_key",
     "private_key", "credential",
 )  # fmt: skip
+_HINTS_PATTERN = "|".join(re.escape(hint) for hint in _SECRET_HINTS)
 
 
 def _redact_match(match: re.Match) -> str:
@@ -77,8 +78,7 @@ def _redact_match(match: re.Match) -> str:
 def redact_secrets(text: str) -> str:
     if not text:
         return text
-    lowered = text.lower()
-    if not any(hint in lowered for hint in _SECRET_HINTS):
+    if not re.compile(_HINTS_PATTERN, re.I).search(text):
         return text
     return re.compile(*_SECRETS).sub(_redact_match, text)
 
