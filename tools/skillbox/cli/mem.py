@@ -66,18 +66,15 @@ def hook_cmd(event: str) -> None:
     "--type",
     "kinds",
     multiple=True,
-    metavar="TYPE",
     help="observations | summaries | prompts, or an observation type (decision, bugfix, change, ...). Repeatable.",
 )
-@click.option("--obs-type", "obs_types", multiple=True, metavar="TYPE", help="Observation type filter (repeatable).")
-@click.option("--project", metavar="NAME", help="Only this project.")
-@click.option(
-    "--since", metavar="DATE", help="From this date: YYYY-MM-DD, YYYY-MM-DDTHH:MM, or relative 3d / 12h / 2w."
-)
-@click.option("--until", metavar="DATE", help="Up to this date (a bare date includes the whole day).")
-@click.option("--file", "file", metavar="PATH", help="Only records that read or modified a path containing this text.")
-@click.option("--concept", metavar="NAME", help="Only observations tagged with this concept.")
-@click.option("--limit", metavar="N", default=20, show_default=True, type=int, help="Maximum hits.")
+@click.option("--obs-type", "obs_types", multiple=True, help="Observation type filter (repeatable).")
+@click.option("--project", help="Only this project.")
+@click.option("--since", help="From this date: YYYY-MM-DD, YYYY-MM-DDTHH:MM, or relative 3d / 12h / 2w.")
+@click.option("--until", help="Up to this date (a bare date includes the whole day).")
+@click.option("--file", "file", help="Only records that read or modified a path containing this text.")
+@click.option("--concept", help="Only observations tagged with this concept.")
+@click.option("--limit", default=20, show_default=True, type=int, help="Maximum hits.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def search_cmd(query, kinds, obs_types, project, since, until, file, concept, limit, as_json) -> None:
     """Search memory; prints one line per hit: `#id  date  type  title  ~tokens`.
@@ -99,9 +96,9 @@ def search_cmd(query, kinds, obs_types, project, since, until, file, concept, li
 
 @mem.command("timeline")
 @click.argument("anchor")
-@click.option("--before", metavar="N", default=5, show_default=True, type=int, help="Records before the anchor.")
-@click.option("--after", metavar="N", default=5, show_default=True, type=int, help="Records after the anchor.")
-@click.option("--project", metavar="NAME", help="Project to walk (default: the anchor's).")
+@click.option("--before", default=5, show_default=True, type=int, help="Records before the anchor.")
+@click.option("--after", default=5, show_default=True, type=int, help="Records after the anchor.")
+@click.option("--project", help="Project to walk (default: the anchor's).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def timeline_cmd(anchor, before, after, project, as_json) -> None:
     """What happened around ANCHOR: an id (12, #12, S3, P7), a session id, or a date (YYYY-MM-DD[THH:MM])."""
@@ -116,7 +113,7 @@ def timeline_cmd(anchor, before, after, project, as_json) -> None:
 
 
 @mem.command("get")
-@click.argument("ids", nargs=-1, required=True, metavar="ID...")
+@click.argument("ids", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def get_cmd(ids, as_json) -> None:
     """Full records for one or more ids in one call: 12 or #12 (observation), S3 (summary), P7 (prompt)."""
@@ -135,20 +132,16 @@ def get_cmd(ids, as_json) -> None:
 
 @mem.command("add")
 @click.option(
-    "--type",
-    "type_",
-    required=True,
-    metavar="TYPE",
-    help="decision | bugfix | feature | refactor | change | discovery | note",
+    "--type", "type_", required=True, help="decision | bugfix | feature | refactor | change | discovery | note"
 )
-@click.option("--title", required=True, metavar="TEXT", help="One line: what was decided, found or done.")
-@click.option("--narrative", default="", metavar="TEXT", help="The why: context, alternatives, consequences.")
-@click.option("--subtitle", default="", metavar="TEXT", help="A short qualifier shown next to the title.")
-@click.option("--fact", "facts", multiple=True, metavar="TEXT", help="A short fact (repeatable).")
-@click.option("--concept", "concepts", multiple=True, metavar="NAME", help="A concept tag (repeatable).")
-@click.option("--file", "files", multiple=True, metavar="PATH", help="A file this is about (repeatable).")
-@click.option("--project", metavar="NAME", help="Project (default: the current directory's).")
-@click.option("--session", "session_id", default=None, metavar="ID", help="Attach to this session id (default: none).")
+@click.option("--title", required=True, help="One line: what was decided, found or done.")
+@click.option("--narrative", default="", help="The why: context, alternatives, consequences.")
+@click.option("--subtitle", default="", help="A short qualifier shown next to the title.")
+@click.option("--fact", "facts", multiple=True, help="A short fact (repeatable).")
+@click.option("--concept", "concepts", multiple=True, help="A concept tag (repeatable).")
+@click.option("--file", "files", multiple=True, help="A file this is about (repeatable).")
+@click.option("--project", help="Project (default: the current directory's).")
+@click.option("--session", "session_id", default=None, help="Attach to this session id (default: none).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def add_cmd(type_, title, narrative, subtitle, facts, concepts, files, project, session_id, as_json) -> None:
     """Record an observation yourself — decisions and their reasons are what hooks cannot see."""
@@ -179,7 +172,7 @@ def add_cmd(type_, title, narrative, subtitle, facts, concepts, files, project, 
 
 
 @mem.command("context")
-@click.option("--project", metavar="NAME", help="Project (default: the current directory's).")
+@click.option("--project", help="Project (default: the current directory's).")
 @click.option("--json", "as_json", is_flag=True, help="Print the SessionStart hook output JSON instead.")
 def context_cmd(project, as_json) -> None:
     """Print exactly the memory block SessionStart injects for a project."""
@@ -197,7 +190,7 @@ def context_cmd(project, as_json) -> None:
 
 @mem.command("export")
 @click.argument("file", required=False, type=click.Path(dir_okay=False, writable=True))
-@click.option("--project", metavar="NAME", help="Only this project.")
+@click.option("--project", help="Only this project.")
 def export_cmd(file, project) -> None:
     """Write all memory as JSON lines to FILE (default: stdout)."""
     from skillbox.mem.transfer import export
@@ -259,17 +252,10 @@ def stats_cmd(as_json) -> None:
 
 
 @mem.command("prune")
-@click.option(
-    "--older-than",
-    type=int,
-    metavar="DAYS",
-    help="Delete sessions (and their records) older than DAYS (default: setting).",
-)
-@click.option(
-    "--events-older-than", type=int, metavar="DAYS", help="Delete raw tool events older than DAYS (default: setting)."
-)
-@click.option("--max-mb", type=int, metavar="MB", help="Shrink the database below this many MB (default: setting).")
-@click.option("--project", metavar="NAME", help="Only this project.")
+@click.option("--older-than", type=int, help="Delete sessions (and their records) older than DAYS (default: setting).")
+@click.option("--events-older-than", type=int, help="Delete raw tool events older than DAYS (default: setting).")
+@click.option("--max-mb", type=int, help="Shrink the database below this many MB (default: setting).")
+@click.option("--project", help="Only this project.")
 @click.option("--vacuum", is_flag=True, help="Rebuild the file afterwards (VACUUM) to return all free space.")
 @click.option("--dry-run", is_flag=True, help="Count what would be deleted by age; delete nothing.")
 @click.option("--quiet", is_flag=True, help="Print nothing (used by the automatic run after SessionEnd).")
