@@ -6,6 +6,7 @@ import json
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -88,3 +89,18 @@ def fake_ready_venv(venv: Path, plugin: Path) -> Path:
 @pytest.fixture
 def make_ready_venv():
     return fake_ready_venv
+
+
+def poll(predicate, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.fixture
+def wait_for():
+    """wait_for(predicate, seconds) -> bool: poll until predicate() is true or time runs out."""
+    return poll

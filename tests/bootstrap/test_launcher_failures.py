@@ -26,11 +26,11 @@ def test_failed_install_is_one_line_and_leaves_no_runnable_venv(broken_plugin, l
 def test_recent_failure_fails_fast_until_bootstrap_retries(unbuildable_plugin, launcher):
     launcher.run(unbuildable_plugin, "--version")
     assert launcher.attempts() == 1
-    again = launcher.run(unbuildable_plugin, "mem", "hook", "post-tool-use")
+    again = launcher.run(unbuildable_plugin, "graph", "build", ".")
     assert again.returncode == 1
     assert "failed recently" in again.stderr
     assert "skillbox --bootstrap" in again.stderr
-    assert launcher.attempts() == 1, "a hook storm must not retry a failing install on every call"
+    assert launcher.attempts() == 1, "a call storm must not retry a failing install on every call"
 
     retry = launcher.run(unbuildable_plugin, "--bootstrap")
     assert retry.returncode == 1
@@ -56,12 +56,14 @@ def test_fixed_plugin_is_not_blocked_by_an_old_failure(unbuildable_plugin, launc
 
 def test_hooks_json_warms_the_launcher_in_the_background():
     hooks = json.loads((REPO / "hooks" / "hooks.json").read_text())["hooks"]
-    [hook] = [
+    warm = [
         hook
         for group in hooks["SessionStart"]
         for hook in group["hooks"]
         if hook.get("args", [])[:1] == ["--bootstrap"]
     ]
+    assert len(warm) == 1, hooks["SessionStart"]
+    [hook] = warm
     assert hook["command"] == "${CLAUDE_PLUGIN_ROOT}/bin/skillbox"
     assert hook["args"] == ["--bootstrap", "--no-wait"]
     assert hook["async"] is True

@@ -16,7 +16,9 @@ Reusable by every area's end-to-end tests:
   on loopback (`fake_api.script(ToolUse("Read", {...}), Text("Done."))`; `fake_api.message_requests()` shows what
   reached the model, hook context included).
 
-Only a missing `npm` skips these tests; a failing install is a failure.
+Helpers are imported by package path (`from tests.e2e.fake_api import Text, ToolUse`,
+`from tests.e2e.claude_harness import install_plugin`). Only a missing `npm` skips these tests; a failing install
+is a failure.
 """
 
 from __future__ import annotations
