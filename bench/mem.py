@@ -163,14 +163,19 @@ def corpus(n: int) -> Path:
     return path
 
 
-def launcher() -> tuple[list[str], str]:
-    """How to start the CLI like Claude Code does: bin/skillbox if it is there and ready, else python -m."""
+def launcher(venv: Path) -> tuple[list[str], dict, str]:
+    """How to start the CLI like Claude Code does: bin/skillbox with a venv it builds from this checkout (so the
+    measured code is the current code), else `python -m skillbox` from the source tree."""
     script = REPO / "bin" / "skillbox"
     if script.exists():
-        probe = subprocess.run([str(script), "--version"], capture_output=True, text=True, timeout=600)
-        if probe.returncode == 0:
-            return [str(script)], "bin/skillbox"
-    return [sys.executable, "-m", "skillbox"], "python -m skillbox (bin/skillbox not available)"
+        env = dict(os.environ, SKILLBOX_VENV=str(venv))
+        started = time.perf_counter()
+        built = subprocess.run([str(script), "--bootstrap"], capture_output=True, text=True, timeout=1800, env=env)
+        if built.returncode == 0:
+            print(f"built the launcher venv in {time.perf_counter() - started:.0f}s", file=sys.stderr)
+            return [str(script)], {"SKILLBOX_VENV": str(venv)}, "bin/skillbox"
+        print(f"bin/skillbox --bootstrap failed: {built.stderr[-500:]}", file=sys.stderr)
+    return [sys.executable, "-m", "skillbox"], {"PYTHONPATH": str(TOOLS)}, "python -m skillbox (no bin/skillbox)"
 
 
 CPU: dict[tuple, list[float]] = {}
@@ -199,13 +204,13 @@ def main() -> None:
     runs = 30 if args.quick else 100
     n = 20_000 if args.quick else N_OBSERVATIONS
     compileall.compile_dir(str(TOOLS / "skillbox"), quiet=1)  # what an install does; hooks then start from .pyc
-    cli, how = launcher()
     rows: list[tuple[str, str, str, str]] = []
 
     with tempfile.TemporaryDirectory() as tmp:
+        cli, cli_env, how = launcher(Path(tmp) / "venv")
         home = Path(tmp) / "home"
         home.mkdir()
-        env = dict(os.environ, PYTHONPATH=str(TOOLS), SKILLBOX_HOME=str(home), SKILLBOX_MEM_AUTO_PRUNE="0")
+        env = dict(os.environ, SKILLBOX_HOME=str(home), SKILLBOX_MEM_AUTO_PRUNE="0", **cli_env)
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         project = Path(tmp) / "proj"
         (project / ".git").mkdir(parents=True)

@@ -243,3 +243,16 @@ def test_log_rotates(home, monkeypatch):
     names = sorted(p.name for p in (home / "logs").iterdir())
     assert names == ["mem-hooks.log", "mem-hooks.log.1", "mem-hooks.log.2", "mem-hooks.log.3"]
     assert "error number 39" in (home / "logs" / "mem-hooks.log").read_text()
+
+
+def test_slow_hooks_are_logged(home, project_dir, monkeypatch):
+    import io
+
+    from skillbox.mem import hook
+
+    monkeypatch.setattr(hook, "SLOW_HOOK_SECONDS", 0.0)
+    data = json.dumps(payload("user-prompt-submit", cwd=project_dir, prompt="hello")).encode()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    assert hook.main(["user-prompt-submit"]) == 0
+    assert "slow hook:" in (home / "logs" / "mem-hooks.log").read_text()
+    assert count(home, "prompts") == 1

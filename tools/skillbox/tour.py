@@ -20,6 +20,7 @@ TOUR_STEPS: dict[str, str] = {
     "graph": "skillbox.graph.tour:run",
     "lint": "skillbox.lint.tour:run",
     "mem": "skillbox.mem.tour:run",
+    "paper": "skillbox.skills.paper_tour:run",
 }
 
 

@@ -11,10 +11,13 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 
 # Payloads above this are not parsed at all (logged and skipped). Claude Code's own payloads are far smaller;
 # a 10 MB tool response is still accepted and trimmed.
 MAX_PAYLOAD_BYTES = 64 * 1024 * 1024
+# A hook slower than this leaves a line in the log, so "memory makes Claude slow" can be checked, not guessed.
+SLOW_HOOK_SECONDS = 1.0
 USAGE = (
     "usage: skillbox mem hook EVENT < payload.json\n"
     "  EVENT: session-start | user-prompt-submit | post-tool-use | post-tool-use-failure | stop | session-end\n"
@@ -56,12 +59,19 @@ def main(argv: list[str]) -> int:
         return 0
     if os.environ.get("SKILLBOX_MEM_DISABLE", "").strip() not in ("", "0", "false", "no"):
         return 0  # e.g. the summarizer's own sessions: memory never observes itself
+    started = time.perf_counter()
     try:
         raw = sys.stdin.buffer.read(MAX_PAYLOAD_BYTES + 1)
         out = run(event, raw)
         if out:
             sys.stdout.write(out + "\n")
             sys.stdout.flush()
+        elapsed = time.perf_counter() - started
+        if elapsed > SLOW_HOOK_SECONDS:
+            from skillbox.mem.logs import log_line
+            from skillbox.mem.settings import skillbox_home
+
+            log_line(skillbox_home(), event, f"slow hook: {elapsed * 1000:.0f} ms for {len(raw)} payload bytes")
     except BaseException as err:  # a hook must never break the agent
         try:
             from skillbox.mem.logs import log_line

@@ -40,7 +40,7 @@ def run(workdir: Path) -> TourReport:
     (project_dir / ".git").mkdir(parents=True, exist_ok=True)  # a repository root: the project is "shop"
     db = workdir / "memory.db"
     settings = MemSettings(auto_prune=False)
-    report = TourReport(title="mem: two recorded sessions replayed through the hooks, then searched")
+    report = TourReport(title="two recorded Claude Code sessions replayed through the memory hooks, then searched")
     with Store(db) as store:
         events = sample_events()
         for line in events:
