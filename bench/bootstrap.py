@@ -15,6 +15,7 @@ import argparse
 import os
 import statistics
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -24,7 +25,10 @@ VENV = Path(os.environ.get("SKILLBOX_BENCH_VENV", Path.home() / ".cache" / "skil
 
 def timed(cmd: list[str], env: dict[str, str]) -> float:
     started = time.perf_counter()
-    subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    # stdin: an empty hook payload (hooks fail open on it, which is the path whose start-up cost is measured)
+    subprocess.run(
+        cmd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True
+    )
     return time.perf_counter() - started
 
 
@@ -33,7 +37,13 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=30)
     runs = parser.parse_args().runs
 
-    env = {"HOME": str(Path.home()), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "SKILLBOX_VENV": str(VENV)}
+    scratch = tempfile.mkdtemp(prefix="skillbox-bench-")  # the hook rows write their (empty) memory store here
+    env = {
+        "HOME": str(Path.home()),
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "SKILLBOX_VENV": str(VENV),
+        "SKILLBOX_HOME": scratch,
+    }
     started = time.perf_counter()
     subprocess.run([str(REPO / "bin" / "skillbox"), "--bootstrap"], env=env, check=True)
     print(f"bootstrap check/build before timing: {time.perf_counter() - started:.1f} s (venv: {VENV})\n")
@@ -44,6 +54,8 @@ def main() -> None:
         "bin/skillbox-python -c pass": [str(REPO / "bin" / "skillbox-python"), "-c", "pass"],
         "python -P -m skillbox --version (direct)": [python, "-P", "-m", "skillbox", "--version"],
         "bin/skillbox --version": [str(REPO / "bin" / "skillbox"), "--version"],
+        "python -P -m skillbox mem hook stop (direct)": [python, "-P", "-m", "skillbox", "mem", "hook", "stop"],
+        "bin/skillbox mem hook stop": [str(REPO / "bin" / "skillbox"), "mem", "hook", "stop"],
     }
     samples: dict[str, list[float]] = {name: [] for name in cases}
     for cmd in cases.values():  # warm the page cache
@@ -56,7 +68,7 @@ def main() -> None:
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"machine: {os.cpu_count()} cores, load average {load}\n")
     names = list(cases)
-    pairs = {names[1]: names[0], names[3]: names[2]}
+    pairs = {names[1]: names[0], names[3]: names[2], names[5]: names[4]}
     print(f"| command ({runs} runs, median) | ms | vs. without launcher |")
     print("|---|---:|---:|")
     for name in names:

@@ -122,8 +122,13 @@ def main() -> None:
     peer_times = []
     for project in projects:
         findings, elapsed = run_peer(args.peer_dir, project)
+        real = str(project.resolve())
         for finding in findings:  # project-level findings carry no file: they belong to the project's index.html
-            finding.setdefault("file", str(project / "index.html"))
+            if "file" not in finding:
+                finding["_project_level"] = True
+                finding["file"] = str(project / "index.html")
+            if finding["file"].startswith(real):  # the peer reports resolved paths; map back through symlinks
+                finding["file"] = str(project) + finding["file"][len(real) :]
         peer_findings.extend(findings)
         peer_times.append(elapsed)
     ours, ours_time = run_ours(corpus)
@@ -132,8 +137,15 @@ def main() -> None:
     peer_known = peer_codes(args.peer_dir)
     shared = {code for code, r in rules.items() if r.peer_code}
     missing_in_peer = sorted(c for c in shared if c not in peer_known)
-    ours_count = Counter(key_of(f, corpus) for f in ours if f["code"] in shared)
-    peer_count = Counter(key_of(f, corpus) for f in peer_findings if f["code"] in shared)
+    # Codes the peer reports per project (no file): compare them per project, whichever file we attach them to.
+    per_project = {f["code"] for f in peer_findings if f.get("_project_level")}
+
+    def key(finding: dict) -> tuple[str, str, str]:
+        project, file, code = key_of(finding, corpus)
+        return (project, "*", code) if code in per_project else (project, file, code)
+
+    ours_count = Counter(key(f) for f in ours if f["code"] in shared)
+    peer_count = Counter(key(f) for f in peer_findings if f["code"] in shared)
     rows: dict[str, list[int]] = {}
     disagreements = []
     for key in sorted(set(ours_count) | set(peer_count)):
@@ -178,7 +190,8 @@ def main() -> None:
         f"({len(projects)} processes, {statistics.mean(peer_times):.2f} s each) | {peer_total / ours_time:.1f}x |"
     )
     print(
-        f"| per file in-process, median ({files} files) | {median_ms:.2f} ms (max {max_ms:.1f}) | — | target <= 5 ms |"
+        f"| per file in-process (parse + every rule), median over {files} files of best-of-{args.repeat} | "
+        f"{median_ms:.2f} ms (max {max_ms:.1f}) | — | target <= 5 ms |"
     )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({"ours": ours, "peer": peer_findings}, indent=1))

@@ -46,13 +46,17 @@ def cold_bytes(root, tmp_path, name="cold") -> bytes:
     return (out / "graph.json").read_bytes()
 
 
-def test_two_cold_builds_are_byte_identical_in_process_and_pooled(tmp_path, project):
-    root = project(FILES)
-    a = tmp_path / "a"
-    b = tmp_path / "b"
-    build_graph(root, a, jobs=1)
-    build_graph(root, b, jobs=2)
+def test_two_cold_builds_are_byte_identical_in_process_and_pooled(flask_tree, tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    stages = []
+    build_graph(flask_tree, a, jobs=1)
+    build_graph(flask_tree, b, jobs=2, progress=lambda stage, done, total: stages.append((stage, done, total)))
     assert (a / "graph.json").read_bytes() == (b / "graph.json").read_bytes()
+    # Progress is reported per stage, extraction batch by batch, ending with every file done.
+    names = [stage for stage, _done, _total in stages]
+    assert names[0] == "walk" and names[-1] == "write" and "resolve" in names
+    extract = [(done, total) for stage, done, total in stages if stage == "extract"]
+    assert len(extract) > 1 and extract[-1][0] == extract[-1][1] > 100
 
 
 def test_incremental_after_edits_equals_cold(tmp_path, project):

@@ -132,3 +132,21 @@ def test_scopes_shadowing_and_class_scope(project):
     # A method body does not see class-level names: `helper()` is the module function.
     assert g.edges("calls", "m.py::K.use", "m.py::helper")
     assert not g.edges("calls", "m.py::K.use", "m.py::K.helper")
+
+
+def test_graph_json_is_node_link_of_a_directed_multigraph(project):
+    import networkx as nx
+
+    result = build_graph(project(PKG))
+    data = result.data()
+    assert data["directed"] is True and data["multigraph"] is True
+    g = result.graph()
+    assert isinstance(g, nx.MultiDiGraph)
+    assert g.number_of_nodes() == len(data["nodes"]) == result.summary["nodes"]
+    assert g.number_of_edges() == len(data["links"]) == result.summary["edges"]
+    # Two calls from one function to another on different lines are two parallel edges, not one.
+    assert g.number_of_edges("other/cli.py::main", "pkg/helpers.py::url_for") == 2
+    for node_id, attrs in g.nodes(data=True):
+        assert {"kind", "name"} <= attrs.keys(), node_id
+        if attrs["kind"] != "external":
+            assert attrs["file"] and attrs["line"] >= 1

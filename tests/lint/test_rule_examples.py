@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from skillbox.lint.engine import lint_paths
+from skillbox.lint.engine import Selection, lint_paths
 from skillbox.lint.fix import fix_paths
 from skillbox.lint.registry import all_rules
 
@@ -14,8 +14,11 @@ CODES = sorted(RULES)
 FIXABLE = sorted(c for c, r in RULES.items() if r.fixable)
 
 
-def codes_of(path) -> list[str]:
-    return [f.code for f in lint_paths([path]).findings]
+def codes_of(path, code: str | None = None) -> list[str]:
+    selection = None
+    if code is not None and RULES[code].opt_in:
+        selection = Selection(select={r.code for r in RULES.values() if not r.opt_in} | {code})
+    return [f.code for f in lint_paths([path], selection).findings]
 
 
 def test_at_least_seventy_rules_over_every_group():
@@ -25,7 +28,7 @@ def test_at_least_seventy_rules_over_every_group():
 
 @pytest.mark.parametrize("code", CODES)
 def test_bad_example_fires_only_its_rule(code, sample_path):
-    found = codes_of(sample_path(RULES[code].bad))
+    found = codes_of(sample_path(RULES[code].bad), code)
     assert code in found, f"{code}: bad example does not fire (got {found})"
     allowed = {code, *RULES[code].bad_also}
     assert set(found) <= allowed, f"{code}: bad example also fires {sorted(set(found) - allowed)}"
@@ -33,7 +36,7 @@ def test_bad_example_fires_only_its_rule(code, sample_path):
 
 @pytest.mark.parametrize("code", CODES)
 def test_good_example_is_clean(code, sample_path):
-    assert codes_of(sample_path(RULES[code].good)) == []
+    assert codes_of(sample_path(RULES[code].good), code) == []
 
 
 @pytest.mark.parametrize("code", CODES)
@@ -49,3 +52,8 @@ def test_autofix_of_bad_example_converges_to_clean(code, sample_path):
     report = fix_paths([path])
     assert report.changed, f"{code}: autofix changed nothing"
     assert codes_of(path) == [], f"{code}: after --fix the example still has findings"
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_good_example_differs_from_bad(code):
+    assert RULES[code].good.files != RULES[code].bad.files

@@ -81,7 +81,9 @@ def extract_markdown(data: bytes) -> FileRecord:
     fence = None
     previous = ""
     for number, line in enumerate(lines, 1):
-        match = FENCE.match(line)
+        stripped = line.strip()
+        # Cheap prefilters first: most prose lines have no fence, heading, link or code span.
+        match = FENCE.match(line) if stripped[:1] in ("`", "~") else None
         if fence:
             if match and match.group(1)[0] == fence[0] and len(match.group(1)) >= len(fence):
                 fence = None
@@ -90,27 +92,28 @@ def extract_markdown(data: bytes) -> FileRecord:
             fence = match.group(1)
             previous = ""
             continue
-        heading = ATX.match(line)
+        heading = ATX.match(line) if stripped[:1] == "#" else None
         if heading:
             outline.add(len(heading.group(1)), heading.group(2), number)
             previous = ""
             continue
-        stripped = line.strip()
         if previous and stripped and set(stripped) <= {"="} | {"-"} and len(set(stripped)) == 1 and len(stripped) >= 2:
             outline.add(1 if stripped[0] == "=" else 2, previous, number - 1)
             previous = ""
             continue
-        for target in MD_LINK.findall(line):
-            target = _link(target)
-            if target:
-                links.append(DocLink(target, number, outline.current))
-        ref_def = MD_REF_DEF.match(line)
+        if "](" in line:
+            for target in MD_LINK.findall(line):
+                target = _link(target)
+                if target:
+                    links.append(DocLink(target, number, outline.current))
+        ref_def = MD_REF_DEF.match(line) if stripped[:1] == "[" else None
         if ref_def and _link(ref_def.group(1)):
             links.append(DocLink(ref_def.group(1), number, outline.current))
-        for span in CODE_SPAN.findall(line):
-            name = _mention(span)
-            if name:
-                mentions.append(Mention(name, number, outline.current))
+        if "`" in line:
+            for span in CODE_SPAN.findall(line):
+                name = _mention(span)
+                if name:
+                    mentions.append(Mention(name, number, outline.current))
         previous = stripped if stripped and not line.startswith(("    ", "\t")) else ""
     return FileRecord(lang="markdown", headings=tuple(outline.headings), links=tuple(links), mentions=tuple(mentions))
 

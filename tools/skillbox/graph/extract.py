@@ -19,6 +19,7 @@ NOTE_RE = re.compile(r"^\W*(NOTE|WHY|HACK)\b\s*(?:\([^)]*\))?\s*[:\-]?\s*(.*)", 
 SIMPLE_RECEIVER = re.compile(r"^[A-Za-z_$@][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*(?:\(\))?$")
 COMMENT_MARKS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|//[/!]?|#|--\[?\[?|;+)\s?", re.M)
 DOC_LIMIT = 400
+PLAIN_RECEIVERS = frozenset({"identifier", "this", "self", "simple_identifier", "constant", "variable_name"})
 _OUTER: dict[str, dict[int, str]] = {}  # language -> pattern index -> its outer capture name
 
 
@@ -78,8 +79,11 @@ def extract_source(data: bytes, spec: LanguageSpec) -> FileRecord:
             receiver_nodes = caps.get("receiver")
             receiver = None
             if receiver_nodes:
-                receiver = receiver_nodes[0].text.decode("utf-8", "replace")
-                if len(receiver) > 80 or not SIMPLE_RECEIVER.match(receiver):
+                receiver_node = receiver_nodes[0]
+                receiver = receiver_node.text.decode("utf-8", "replace")
+                if receiver_node.type in PLAIN_RECEIVERS:
+                    pass  # an identifier or `this`: nothing to normalise
+                elif len(receiver) > 80 or not SIMPLE_RECEIVER.match(receiver):
                     receiver = "".join(receiver.split())
                     if len(receiver) > 80 or not SIMPLE_RECEIVER.match(receiver):
                         receiver = "?"

@@ -409,12 +409,24 @@ def _raw_text(node: tree_sitter.Node, source: bytes) -> tuple[str, int]:
 JS_TYPES = {"", "text/javascript", "application/javascript", "module", "text/babel"}
 
 
+VENDOR_MARKERS = ("@license", "GreenSock", "Copyright", "(c) ")
+
+
+def is_vendored_library(text: str) -> bool:
+    """An inlined third-party library (GSAP, Lottie, three.js pasted into a <script>): not composition code, and
+    walking its syntax tree would dominate the lint time. Large, minified or license-headed scripts qualify."""
+    if len(text) < 30_000:
+        return False
+    lines = text.count("\n") + 1
+    return len(text) / lines > 400 or any(marker in text[:2000] for marker in VENDOR_MARKERS)
+
+
 def _add_script(doc: Document, element: Element, node: tree_sitter.Node) -> None:
     text, start = _raw_text(node, doc.source)
     script_type = element.attrs.get("type", "").strip().lower()
     src = element.attrs.get("src")
     model = None
-    if src is None and script_type in JS_TYPES and text.strip():
+    if src is None and script_type in JS_TYPES and text.strip() and not is_vendored_library(text):
         model = parse_script(text, start)
     doc.scripts.append(Script(element, src, script_type, model, text, start))
 

@@ -12,6 +12,7 @@ anywhere in a file silences a code for the whole file.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -86,6 +87,8 @@ class Selection:
     def _wanted(self, r: Rule) -> bool:
         if r.code in self.ignore or r.group in self.ignore:
             return False
+        if r.opt_in:
+            return self.select is not None and r.code in self.select
         return self.select is None or r.code in self.select or r.group in self.select
 
 
@@ -189,6 +192,24 @@ def _project_dir_for(file: Path) -> Path:
     return file.resolve().parent
 
 
+SKIP_DIRS = {"node_modules", ".git", "skillbox-out", "__pycache__", ".venv"}
+
+
+def _html_files(folder: Path) -> list[Path]:
+    """Every .html file below `folder`, following symlinked folders once (corpora are often symlink farms)."""
+    found: list[Path] = []
+    seen: set[str] = set()
+    for current, dirs, files in os.walk(folder, followlinks=True):
+        real = os.path.realpath(current)
+        if real in seen:
+            dirs[:] = []
+            continue
+        seen.add(real)
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
+        found.extend(Path(current) / name for name in sorted(files) if name.endswith(".html"))
+    return sorted(found)
+
+
 def discover(paths: list[Path]) -> tuple[list[Path], list[Path]]:
     """Split PATHs into project folders and loose files."""
     projects: list[Path] = []
@@ -200,13 +221,16 @@ def discover(paths: list[Path]) -> tuple[list[Path], list[Path]]:
             if (path / "index.html").is_file():
                 projects.append(path)
                 continue
-            roots = sorted({p.parent for p in path.rglob("index.html")}, key=lambda p: (len(p.parts), str(p)))
+            html_files = _html_files(path)
+            roots = sorted(
+                {p.parent for p in html_files if p.name == "index.html"}, key=lambda p: (len(p.parts), str(p))
+            )
             chosen: list[Path] = []
             for candidate in roots:
                 if not any(candidate.is_relative_to(c) for c in chosen):
                     chosen.append(candidate)
             projects.extend(chosen)
-            for html_file in sorted(path.rglob("*.html")):
+            for html_file in html_files:
                 if not any(html_file.is_relative_to(c) for c in chosen):
                     files.append(html_file)
         else:

@@ -105,6 +105,7 @@ def rule_table(rules: dict[str, Rule]) -> list[dict]:
             "summary": r.summary,
             "fixable": r.fixable,
             "sharedWithHyperframes": r.peer_code,
+            "optIn": r.opt_in,
         }
         for r in sorted(rules.values(), key=lambda r: (r.group, r.code))
     ]

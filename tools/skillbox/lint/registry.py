@@ -59,6 +59,7 @@ class Rule:
     autofix: Callable[..., list[Edit]] | None = None
     peer_code: bool = False  # the code and meaning are shared with `hyperframes lint`
     bad_also: tuple[str, ...] = field(default_factory=tuple)  # codes the bad example legitimately fires too
+    opt_in: bool = False  # runs only when selected by code (--select / config), like ruff's opt-in rules
 
     def fixer(self, function: Callable[..., list[Edit]]) -> Callable[..., list[Edit]]:
         """Attach a safe autofix: `function(doc, hit) -> [Edit]`."""
@@ -86,6 +87,7 @@ def rule(
     scope: str = "file",
     peer: bool = False,
     bad_also: tuple[str, ...] = (),
+    opt_in: bool = False,
 ) -> Callable[[Callable[..., Iterable[Hit]]], Rule]:
     if severity not in SEVERITIES or group not in GROUPS:
         raise ValueError(f"rule {code}: bad severity {severity!r} or group {group!r}")
@@ -96,6 +98,7 @@ def rule(
         registered = Rule(code, severity, group, summary, explanation.strip(), bad, good, fix_hint, check, scope)
         registered.peer_code = peer
         registered.bad_also = tuple(bad_also)
+        registered.opt_in = opt_in
         RULES[code] = registered
         return registered
 

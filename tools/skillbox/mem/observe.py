@@ -33,19 +33,20 @@ TYPES = (
     "fetch",
 )
 
-TEST_COMMAND = re.compile(
+# Patterns are compiled on first use (`re` caches them): compiling all of them at import would cost every hook
+# process several milliseconds, and most events need one or none.
+_TEST_COMMAND = (
     r"(?:^|[\s;&|(/])(?:py\.?test|pytest|tox|nox|unittest|jest|vitest|mocha|rspec|phpunit|ctest|"
     r"go\s+test|cargo\s+(?:test|nextest)|(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?test|make\s+(?:test|check)|"
-    r"mvn\s+test|gradle\w*\s+test|dotnet\s+test|mix\s+test)\b"
+    r"mvn\s+test|gradle\w*\s+test|dotnet\s+test|mix\s+test)\b",
+    0,
 )
-_DEFINITION = re.compile(
+_DEFINITION = (
     r"^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:def|class|function|fn|func|interface|struct|enum|trait|type)"
     r"\s+([A-Za-z_][\w]*)",
     re.M,
 )
-_EXIT_CODE = re.compile(
-    r"(?:exit(?:ed)?(?: with)?(?: non-zero)?(?: status)?(?: code)?|status code)\s*[:=]?\s*(\d+)", re.I
-)
+_EXIT_CODE = (r"(?:exit(?:ed)?(?: with)?(?: non-zero)?(?: status)?(?: code)?|status code)\s*[:=]?\s*(\d+)", re.I)
 
 
 class Observation:
@@ -106,7 +107,7 @@ def _lines(text: str) -> int:
 
 
 def _definitions(text: str) -> list[str]:
-    names = list(dict.fromkeys(_DEFINITION.findall(text or "")))
+    names = list(dict.fromkeys(re.compile(*_DEFINITION).findall(text or "")))
     return [f"defines {', '.join(names[:8])}"] if names else []
 
 
@@ -116,11 +117,11 @@ def _tail_lines(text: str, count: int = 2) -> list[str]:
 
 
 def is_test_command(command: str) -> bool:
-    return bool(TEST_COMMAND.search(command or ""))
+    return bool(re.compile(*_TEST_COMMAND).search(command or ""))
 
 
 def exit_code(error: str | None) -> int | None:
-    match = _EXIT_CODE.search(error or "")
+    match = re.compile(*_EXIT_CODE).search(error or "")
     return int(match.group(1)) if match else None
 
 
@@ -297,8 +298,9 @@ def detect_bugfix(
     )
 
 
-_NEXT_STEP = re.compile(
-    r"(?:^|(?<=[.!?]\s))\s*(?:[-*]\s*)?(?:next(?: steps?)?|todo|follow[- ]up|remaining)\s*[:\-]\s*(.+)$", re.I | re.M
+_NEXT_STEP = (
+    r"(?:^|(?<=[.!?]\s))\s*(?:[-*]\s*)?(?:next(?: steps?)?|todo|follow[- ]up|remaining)\s*[:\-]\s*(.+)$",
+    re.I | re.M,
 )
 
 
@@ -338,7 +340,7 @@ def summarize_turn(prompt: str | None, events: list[sqlite3.Row], last_message: 
     if ran:
         completed.append("ran " + "; ".join(ran[-5:]))
     message = (last_message or "").strip()
-    next_steps = "; ".join(short(m, 160) for m in _NEXT_STEP.findall(message)[:3])
+    next_steps = "; ".join(short(m, 160) for m in re.compile(*_NEXT_STEP).findall(message)[:3])
     if not (prompt or events or message):
         return None
     return {

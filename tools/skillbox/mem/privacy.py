@@ -29,10 +29,13 @@ PRIVATE_TAGS = (
 )
 REDACTED = "[REDACTED]"
 
-_TAG = re.compile(r"<\s*(/?)\s*(" + "|".join(re.escape(t) for t in PRIVATE_TAGS) + r")\b[^>]*?(/?)\s*>", re.I)
+_TAG = (
+    r"<\s*(/?)\s*(" + "|".join(re.escape(t) for t in PRIVATE_TAGS) + r")\b[^>]*?(/?)\s*>",
+    re.I,
+)
 
-# One alternation so a long value is scanned once. Each branch keeps its non-secret prefix in group `keep`.
-_SECRETS = re.compile(
+# One alternation so a long value is scanned once. Branches k1-k4 keep their non-secret prefix.
+_SECRETS = (
     "|".join(
         [
             r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END[A-Z0-9 ]*PRIVATE KEY-----|\Z)",
@@ -51,8 +54,17 @@ _SECRETS = re.compile(
             r"(?P<k4>[\"'](?:password|passwd|secret|token|api_key|apikey|access_token|client_secret)[\"']\s*:\s*[\"'])"
             r"[^\"']{4,}",
         ]
-    )
+    ),
+    0,
 )
+# Every secret pattern needs one of these (lower-cased) substrings; text without any skips the regex, and the
+# regex is only compiled when some text needs it (compiling it costs a hook process several milliseconds).
+_SECRET_HINTS = (
+    "-----begin", "sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xox", "akia", "asia",
+    "aiza", "eyj", "bearer", "://", "password", "passwd", "secret", "token", "api_key", "apikey", "access_key",
+    "private_key", "credential",
+)  # fmt: skip
+_HINTS_PATTERN = "|".join(re.escape(hint) for hint in _SECRET_HINTS)
 
 
 def _redact_match(match: re.Match) -> str:
@@ -64,7 +76,11 @@ def _redact_match(match: re.Match) -> str:
 
 
 def redact_secrets(text: str) -> str:
-    return _SECRETS.sub(_redact_match, text) if text else text
+    if not text:
+        return text
+    if not re.compile(_HINTS_PATTERN, re.I).search(text):
+        return text
+    return re.compile(*_SECRETS).sub(_redact_match, text)
 
 
 class Scrubber:
@@ -93,7 +109,7 @@ class Scrubber:
             return redact_secrets(value) if self.redact else value
         parts: list[str] = []
         pos = 0
-        for match in _TAG.finditer(value):
+        for match in re.compile(*_TAG).finditer(value):
             if not self.inside:
                 parts.append(value[pos : match.start()])
             else:

@@ -6,8 +6,8 @@ These mirror claude-mem's three MCP tools so its progressive-disclosure workflow
 Search fixes claude-mem's multi-word failure (the whole query was matched as one phrase): the query is split into
 terms; rows holding every term, in any order, rank first by bm25 with column weights (title > subtitle > facts >
 narrative); when those run out, rows holding any term fill the rest of the page. The last term is matched as a
-prefix (`refresh tok` finds "token refresh"), and in the any-term fallback every term is; prefix expansion costs
-FTS5 several times more than an exact term, so the every-term pass keeps the other terms exact.
+prefix (`auth` finds "authentication", `refresh tok` finds "token refresh"); the others are exact, because
+prefix expansion costs FTS5 several times more than an exact term and a query is typed left to right.
 Observations, turn summaries and prompts are searched alike and told apart by their reference: `#12`, `S3`, `P7`.
 """
 
@@ -165,10 +165,8 @@ def terms_of(query: str) -> list[str]:
 
 
 def match_expression(terms: list[str], operator: str) -> str:
-    """FTS5 query with each term quoted (no syntax errors possible). AND: the last term is a prefix; OR: all are."""
-    if operator == "OR":
-        return " OR ".join(f'"{t}"*' for t in terms)
-    return " AND ".join([*(f'"{t}"' for t in terms[:-1]), f'"{terms[-1]}"*'])
+    """FTS5 query with each term quoted (no syntax errors possible); the last term matches as a prefix."""
+    return f" {operator} ".join([*(f'"{t}"' for t in terms[:-1]), f'"{terms[-1]}"*'])
 
 
 def _tokens(*parts: str | None) -> int:

@@ -81,7 +81,10 @@ def _safe(fn, *args) -> str:
 def build_server():
     server = _server_class()(name="skillbox-mem", instructions=INSTRUCTIONS)
 
-    @server.tool(name="search", description="Search memory; words match in any order and as prefixes. " + INSTRUCTIONS)
+    @server.tool(
+        name="search",
+        description="Search memory; words match in any order, the last one also as a prefix. " + INSTRUCTIONS,
+    )
     def search(
         query: str = "",
         type: str | None = None,

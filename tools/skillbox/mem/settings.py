@@ -31,7 +31,7 @@ def db_path(home: str | os.PathLike | None = None) -> str:
     return os.path.join(os.fspath(home or skillbox_home()), "memory.db")
 
 
-# name -> (default, what it does). The documentation users see in settings.json's neighbour, `stats --json`.
+# name -> (default, what it does): the one place each setting is defined and documented.
 SETTINGS: dict[str, tuple[object, str]] = {
     "context_max_tokens": (1500, "token budget of the SessionStart context block (tokens ~ chars / 4)"),
     "context_summaries": (6, "recent turn summaries the context block considers"),

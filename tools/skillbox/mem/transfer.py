@@ -214,26 +214,31 @@ def _json_list(value) -> list[str]:
     return []
 
 
-def _rows(conn: sqlite3.Connection, table: str) -> list[dict]:
-    exists = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).fetchone()
-    if not exists:
+def _rows(db, table: str) -> list[dict]:
+    """Every row of a claude-mem table as a dict; its columns vary by version, so nothing is assumed."""
+    if not db[table].exists():
         return []
-    return [dict(r) for r in conn.execute(f"SELECT * FROM {table} ORDER BY id")]
+    return list(db[table].rows_where(order_by="id"))
 
 
 def claude_mem_lines(path: str) -> Iterator[str]:
-    """Translate a claude-mem database (sdk_sessions, user_prompts, observations, session_summaries) to our lines."""
+    """Translate a claude-mem database (sdk_sessions, user_prompts, observations, session_summaries) to our lines.
+
+    Read-only, through sqlite-utils: a foreign schema whose columns changed across versions reads best as dicts.
+    """
+    import sqlite_utils
+
     try:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        conn.row_factory = sqlite3.Row
-        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        db = sqlite_utils.Database(conn)
+        tables = set(db.table_names())
     except sqlite3.DatabaseError as err:
         raise InvalidInputError(f"{path} is not a readable SQLite database ({err})") from None
     if "observations" not in tables or "sdk_sessions" not in tables:
         conn.close()
         raise InvalidInputError(f"{path} does not look like a claude-mem database (no sdk_sessions/observations)")
     try:
-        sessions = _rows(conn, "sdk_sessions")
+        sessions = _rows(db, "sdk_sessions")
         by_memory: dict[str, str] = {}
         for row in sessions:
             content = row.get("content_session_id") or row.get("claude_session_id") or f"claude-mem-{row['id']}"
@@ -252,7 +257,7 @@ def claude_mem_lines(path: str) -> Iterator[str]:
                 }
             )
         db_ids = {row["id"]: (row.get("content_session_id") or f"claude-mem-{row['id']}") for row in sessions}
-        for row in _rows(conn, "user_prompts"):
+        for row in _rows(db, "user_prompts"):
             session = row.get("content_session_id") or db_ids.get(row.get("session_db_id"))
             text = row.get("prompt_text") or ""
             if not session or not text.strip():
@@ -267,7 +272,7 @@ def claude_mem_lines(path: str) -> Iterator[str]:
                     "created_at": _epoch_iso(row, "created_at"),
                 }
             )
-        for row in _rows(conn, "observations"):
+        for row in _rows(db, "observations"):
             narrative = row.get("narrative") or row.get("text") or ""
             title = row.get("title") or row.get("subtitle") or " ".join(narrative.split()[:10])
             if not title:
@@ -290,7 +295,7 @@ def claude_mem_lines(path: str) -> Iterator[str]:
                 "created_at": _epoch_iso(row, "created_at"),
             }
             yield json.dumps(record)
-        for row in _rows(conn, "session_summaries"):
+        for row in _rows(db, "session_summaries"):
             session = by_memory.get(row.get("memory_session_id") or row.get("sdk_session_id") or "")
             if not session:
                 continue

@@ -229,20 +229,30 @@ def caption_textshadow_on_group_container(doc: Document):
     peer=True,
 )
 def caption_exit_missing_hard_kill(doc: Document):
-    if not _is_caption_doc(doc):
+    if not _is_caption_composition(doc):
         return
-    sets = {c.targets.text for c in doc.gsap_calls if c.method == "set" and c.targets is not None}
+    exits, kills = [], []
     for call in doc.gsap_calls:
-        if call.method != "to" or not call.on_timeline or call.targets is None:
-            continue
         opacity = (call.vars or {}).get("opacity")
-        if opacity is None or opacity.literal not in (0, 0.0):
-            continue
-        from skillbox.lint.timing import tween_targets
+        visibility = (call.vars or {}).get("visibility")
+        if call.method == "to" and opacity is not None and opacity.literal in (0, 0.0, "0"):
+            exits.append(call)
+        if call.method == "set" and (
+            (opacity is not None and opacity.literal in (0, 0.0, "0"))
+            or (visibility is not None and visibility.literal == "hidden")
+        ):
+            kills.append(call)
+    if exits and not kills:
+        yield Hit(
+            exits[0].offset, f"caption fade-out {exits[0].receiver}.to(…, {{ opacity: 0 }}) has no tl.set hard kill"
+        )
 
-        targets = tween_targets(doc, call) or []
-        caption = any(
-            t.attrs.get("data-track-kind") == "captions" or _looks_like_caption(t) for t in targets
-        ) or CAPTION_NAME.search(call.targets.text)
-        if caption and call.targets.text not in sets:
-            yield Hit(call.offset, f"caption fade-out on {call.targets.text} has no tl.set hard kill")
+
+def _is_caption_composition(doc: Document) -> bool:
+    root_id = doc.root.attrs.get("data-composition-id") if doc.root is not None else None
+    return (
+        bool(re.search(r"caption", doc.path, re.I))
+        or root_id == "captions"
+        or any(re.search(r"\.caption[-_]?(?:group|word|line|block)", r.selector) for r in doc.all_css_rules)
+        or any(e.attrs.get("data-track-kind") == "captions" for e in doc.elements)
+    )

@@ -338,15 +338,19 @@ jitter, flicker, different layouts per chunk. Use a seeded PRNG and times derive
 )
 def non_deterministic_code(doc: Document):
     for model in doc.script_models:
+        seen: set[str] = set()  # one finding per source of non-determinism per script
         for call in model.calls:
             key = call.callee.replace(" ", "")
-            if key in NON_DETERMINISTIC:
+            if key in NON_DETERMINISTIC and key not in seen:
+                seen.add(key)
                 yield Hit(call.offset, f"{NON_DETERMINISTIC[key]} makes frames differ between renders")
         for new in model.new_expressions:
-            if new.callee == "Date" and not new.args:
+            if new.callee == "Date" and not new.args and "new Date" not in seen:
+                seen.add("new Date")
                 yield Hit(new.offset, "new Date() reads the wall clock; frames differ between renders")
         for value in model.strings:
-            if isinstance(value.literal, str) and re.match(r"^random\(", value.literal):
+            if isinstance(value.literal, str) and re.match(r"^random\(", value.literal) and "random(" not in seen:
+                seen.add("random(")
                 yield Hit(value.offset, f'GSAP "{value.literal}" string value is random per render')
 
 
@@ -545,13 +549,14 @@ def timeline_created_async(doc: Document):
 
 @rule(
     "timeline_registry_missing_init",
-    "warning",
+    "info",
     G,
     summary="window.__timelines[...] is assigned without first initialising window.__timelines.",
     explanation="""
-When the registry object does not exist yet (a standalone preview, a sub-composition loaded first) the
-assignment throws `TypeError` and the rest of the script stops. Initialise it defensively:
-`window.__timelines = window.__timelines || {};`.
+The HyperFrames runtime creates `window.__timelines` before it runs composition scripts, so inside HyperFrames
+this is harmless (the official blank template relies on it). Opened any other way — the file straight in a
+browser, a test harness, another player — the assignment throws `TypeError` and the rest of the script stops.
+Initialising defensively costs one line: `window.__timelines = window.__timelines || {};`.
 """,
     bad=raw(
         composition("").replace("window.__timelines = window.__timelines || {};\n", ""),

@@ -13,17 +13,22 @@ GENERIC = {
     "serif", "sans-serif", "monospace", "cursive", "fantasy", "system-ui", "ui-sans-serif", "ui-serif",
     "ui-monospace", "ui-rounded", "emoji", "math", "fangsong", "inherit", "initial", "unset", "revert", "var",
 }  # fmt: skip
-# Families the HyperFrames renderer resolves from its bundled font set without an @font-face.
+# Families the HyperFrames renderer resolves itself (bundled web fonts, and system fonts it maps to a bundled
+# look-alike), so they need no @font-face. Names as the renderer's alias table lists them (hyperframes 0.8.170).
 AUTO_RESOLVED = {
-    "inter", "roboto", "open sans", "montserrat", "poppins", "lato", "oswald", "raleway", "playfair display",
-    "bebas neue", "space grotesk", "dm sans", "noto sans", "nunito", "work sans", "ibm plex sans", "ibm plex mono",
-    "jetbrains mono", "fira code", "source sans 3", "source code pro", "manrope", "outfit", "archivo",
-    "anton", "merriweather", "lora", "rubik", "barlow", "plus jakarta sans", "sora", "space mono", "noto serif",
+    "inter", "montserrat", "outfit", "nunito", "oswald", "league gothic", "archivo black", "space mono",
+    "ibm plex mono", "jetbrains mono", "eb garamond", "playfair display", "source code pro", "noto sans jp",
+    "roboto", "open sans", "lato", "poppins", "bebas neue", "garamond", "noto sans japanese", "futura",
+    "din alternate", "arial black", "helvetica bold", "avenir", "avenir next", "lucida grande", "geneva", "optima",
+    "candara", "corbel", "lucida sans", "lucida sans unicode", "noto sans", "dejavu sans", "liberation sans",
+    "sf mono", "menlo", "monaco", "consolas", "lucida console", "lucida sans typewriter", "andale mono",
+    "dejavu sans mono", "liberation mono", "palatino", "palatino linotype", "book antiqua", "dejavu serif",
+    "liberation serif", "sf pro rounded",
 }  # fmt: skip
 SYSTEM_ALIASED = {
     "arial", "helvetica", "helvetica neue", "times", "times new roman", "georgia", "verdana", "tahoma",
     "trebuchet ms", "courier", "courier new", "segoe ui", "-apple-system", "blinkmacsystemfont", "sf pro",
-    "sf pro display", "sf pro text", "calibri", "cambria", "impact", "comic sans ms",
+    "sf pro display", "sf pro text", "calibri", "cambria",
 }  # fmt: skip
 TITLE = '<h1 id="title">Hello</h1>'
 # `font: [style] [weight] SIZE[/LINE-HEIGHT] FAMILY, ...` — the family list follows the size.
@@ -74,17 +79,23 @@ def _loaded_families(doc: Document) -> set[str]:
 )
 def font_family_without_font_face(doc: Document):
     loaded = _loaded_families(doc)
+    missing: list[str] = []
+    first_offset, first_selector = None, None
     for selector, decl in _font_declarations(doc):
-        families = _families(decl.value)
-        if not families:
-            continue
-        first = families[0]
-        if first in GENERIC or first.startswith("var(") or first in AUTO_RESOLVED or first in loaded:
-            continue
-        if first in SYSTEM_ALIASED:
-            continue
+        for family in _families(decl.value):
+            if family in GENERIC or family.startswith("var(") or family in AUTO_RESOLVED or family in loaded:
+                continue
+            if family in SYSTEM_ALIASED or family in missing:
+                continue
+            missing.append(family)
+            if first_offset is None:
+                first_offset, first_selector = decl.offset, selector
+    if missing:
+        names = ", ".join(f'"{m}"' for m in missing)
         yield Hit(
-            decl.offset, f'font "{first}" in `{selector}` has no @font-face and is not bundled', selector=selector
+            first_offset,
+            f"font families without @font-face that the renderer does not bundle: {names}",
+            selector=first_selector,
         )
 
 
@@ -94,11 +105,13 @@ def font_family_without_font_face(doc: Document):
     G,
     summary="A system font (Arial, Helvetica, Segoe UI...) is aliased to a look-alike on render workers.",
     explanation="Linux render workers substitute metric-compatible fonts for desktop system fonts; the result is "
-    "close but not identical to your preview.",
+    "close but not identical to your preview. Opt-in (it matters for distributed renders, where system-font "
+    "capture is off): `skillbox lint --select system_font_will_alias` or select it in [tool.skillbox.lint].",
     bad=comp(TITLE, css="#title { font-family: Helvetica, sans-serif; }"),
     good=comp(TITLE, css="#title { font-family: Inter, sans-serif; }"),
     fix_hint="Use a bundled family (e.g. Inter) or ship the font with @font-face.",
     peer=True,
+    opt_in=True,
 )
 def system_font_will_alias(doc: Document):
     loaded = _loaded_families(doc)

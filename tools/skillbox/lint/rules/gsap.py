@@ -13,7 +13,8 @@ from skillbox.lint.timing import css_declarations_for, tween_targets
 G = "gsap"
 BOX = '<div id="box" class="clip" data-start="0" data-duration="4" data-track-index="1"></div>'
 TWEENS = ("to", "from", "fromTo")
-MOVE_KEYS = {"x", "y", "xPercent", "yPercent", "scale", "scaleX", "scaleY", "rotation", "rotate"}
+TRANSLATE_KEYS = {"x", "y"}
+SCALE_KEYS = {"scale", "scaleX", "scaleY"}
 
 
 def _tweens(doc: Document, methods=("to", "from", "fromTo", "set")):
@@ -153,8 +154,8 @@ def gsap_timeline_not_registered(doc: Document):
     for model in doc.script_models:
         for timeline in model.timelines:
             name = timeline.name
-            if name is None:
-                continue  # created inline in an assignment or an add() call
+            if name is None or name.replace(" ", "").startswith(("window.__timelines", "__timelines")):
+                continue  # created inline in an add() call, or assigned straight into the registry
             if re.search(rf"\b{re.escape(name)}\b", registered_values) or name in added:
                 continue
             yield Hit(timeline.offset, f"timeline {name} is never registered in window.__timelines")
@@ -261,16 +262,21 @@ def gsap_from_opacity_noop(doc: Document):
     peer=True,
 )
 def gsap_css_transform_conflict(doc: Document):
+    reported: set[str] = set()  # one finding per tween target (selector or variable), as the fix is per target
     for call in _tweens(doc, ("to", "set")):  # from/fromTo name their own start values
-        keys = {k for k, _ in _all_vars(call)} & MOVE_KEYS
-        if not keys:
+        keys = {k for k, _ in _all_vars(call)}
+        translate, scale = keys & TRANSLATE_KEYS, keys & SCALE_KEYS
+        if not translate and not scale:
             continue
         for element in tween_targets(doc, call) or []:
-            css = _css_value(doc, element, "transform")
-            if css and re.search(r"translate|scale", css):
+            css = _css_value(doc, element, "transform") or ""
+            clash = sorted((translate if "translate" in css else set()) | (scale if "scale" in css else set()))
+            target = call.targets.text if call.targets is not None else ""
+            if clash and target not in reported:
+                reported.add(target)
                 yield Hit(
                     call.offset,
-                    f"tween moves {element.label()} ({', '.join(sorted(keys))}) which has CSS transform: {css}",
+                    f"tween sets {', '.join(clash)} on {element.label()}, which has CSS transform: {css}",
                     element,
                 )
                 break

@@ -6,7 +6,6 @@ outside a project, the file's own folder is the root.
 
 from __future__ import annotations
 
-import itertools
 import re
 from pathlib import Path
 from urllib.parse import unquote
@@ -17,7 +16,8 @@ from skillbox.lint.samples import HOST, SUB, comp, composition, project
 from skillbox.lint.timing import number, resolve_starts
 
 G = "project"
-REMOTE = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//|#|\{|\$)", re.I)
+# Remote, data, fragment and template-placeholder URLs (`{{src}}`, `${src}`, `__VIDEO_SRC__`) are not files.
+REMOTE = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//|#|\{|\$|__[A-Z0-9_]+__$)", re.I)
 LOGO = '<img id="logo" src="assets/logo.png" alt="">'
 AUDIO_EXT = {".mp3", ".wav", ".m4a", ".aac", ".ogg", ".oga", ".flac", ".opus"}
 
@@ -38,7 +38,11 @@ def local_target(doc: Document, url: str) -> Path | None:
 
 def local_path_missing(doc: Document, url: str) -> bool:
     if url.strip().startswith("../"):
-        return False  # invalid_parent_traversal_in_asset_path reports these
+        from skillbox.lint.rules.composition import escapes_project
+
+        if escapes_project(doc, url) or doc.file_path is None:
+            return False  # invalid_parent_traversal_in_asset_path reports these
+        return not (doc.file_path.parent / url.split("?")[0].split("#")[0]).exists()
     target = local_target(doc, url)
     if target is None or target.exists():
         return False
@@ -253,7 +257,7 @@ def blank_root_with_standalone_composition(project_):
     "duplicate_audio_track",
     "warning",
     G,
-    summary="Two <audio> clips overlap in time on the same data-track-index.",
+    summary="Two audible clips (<audio>, or <video> that is not muted) overlap in time on one data-track-index.",
     explanation="Audio on one track is meant to play one clip at a time; overlaps double the sound or get cut.",
     bad=comp(
         AUDIO + '\n<audio id="music2" src="assets/music.mp3" data-start="2" data-duration="2" '
@@ -272,16 +276,21 @@ def duplicate_audio_track(doc: Document):
     starts = resolve_starts(doc)
     tracks: dict[str, list] = {}
     for element in doc.elements:
-        if element.tag == "audio" and "data-track-index" in element.attrs:
+        audible_video = element.tag == "video" and (
+            element.attrs.get("data-has-audio", "").lower() == "true" or "muted" not in element.attrs
+        )
+        if (element.tag == "audio" or audible_video) and "data-track-index" in element.attrs:
             start = starts.get(element.index)
             duration = number(element.attrs.get("data-duration"))
-            if start is not None and duration is not None:
-                tracks.setdefault(element.attrs["data-track-index"], []).append((start, start + duration, element))
+            if start is not None:  # no data-duration: plays until the composition ends
+                end = start + duration if duration is not None else float("inf")
+                tracks.setdefault(element.attrs["data-track-index"], []).append((start, end, element))
     for track, windows in tracks.items():
         windows.sort(key=lambda w: (w[0], w[1]))
-        for (_s1, e1, a), (s2, _e2, b) in itertools.pairwise(windows):
-            if s2 < e1 - 1e-6:
-                yield Hit(b.start, f"{b.label()} overlaps {a.label()} on audio track {track}", b)
+        for i, (s2, _e2, b) in enumerate(windows):  # every overlapping pair: each is a separate double-sound
+            for _s1, e1, a in windows[:i]:
+                if s2 < e1 - 1e-6:
+                    yield Hit(b.start, f"{b.label()} overlaps {a.label()} on audio track {track}", b)
 
 
 @rule(
