@@ -178,7 +178,7 @@ def bench_corpus(name: str, corpus: Path, args) -> dict:
     build_wall = time.perf_counter() - started
     build_cpu = time.process_time() + children_cpu() - cpu
     seconds = result.summary.get("seconds", {})
-    use_keys = ("communities", "report", "html", "index")
+    use_keys = ("load", "communities", "report", "html", "index")
     if "communities" in seconds:
         use = {k: seconds[k] for k in use_keys if k in seconds}
     else:  # build does not write them (engine without the use side): time them here

@@ -9,7 +9,9 @@ from skillbox.cli.graph_options import emit, graph_option, json_option, open_ind
 
 @click.command("affected")
 @click.argument("node")
-@click.option("--depth", type=click.IntRange(min=1), default=2, show_default=True, help="Reverse hops to follow.")
+@click.option(
+    "--depth", metavar="N", type=click.IntRange(min=1), default=2, show_default=True, help="Reverse hops to follow."
+)
 @graph_option
 @json_option
 def affected_command(node: str, depth: int, graph_file: str | None, as_json: bool) -> None:

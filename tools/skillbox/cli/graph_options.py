@@ -13,6 +13,7 @@ def graph_option(func):
     return click.option(
         "--graph",
         "graph_file",
+        metavar="FILE",
         type=click.Path(dir_okay=False),
         default=None,
         help=f"graph.json to read (default: ./{DEFAULT_GRAPH.as_posix()}).",

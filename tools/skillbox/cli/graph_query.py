@@ -9,7 +9,14 @@ from skillbox.cli.graph_options import emit, graph_option, json_option, open_ind
 
 @click.command("query")
 @click.argument("question")
-@click.option("--budget", type=click.IntRange(min=50), default=1500, show_default=True, help="Most tokens to print.")
+@click.option(
+    "--budget",
+    metavar="TOKENS",
+    type=click.IntRange(min=50),
+    default=1500,
+    show_default=True,
+    help="Most tokens to print.",
+)
 @graph_option
 @json_option
 def query_command(question: str, budget: int, graph_file: str | None, as_json: bool) -> None:

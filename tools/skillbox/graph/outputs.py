@@ -93,9 +93,13 @@ def write_for_build(graph_path: Path, root: Path) -> UseOutputs:
     """The build's hook, run right after graph.json is written: cluster, report, viewer and query index."""
     from skillbox.graph.graphfile import load_graph
 
-    graph = load_graph(graph_path)
+    started = time.perf_counter()
+    graph = load_graph(graph_path)  # the build streams graph.json out in blocks; read it back once, here
     graph.meta = {**graph.meta, "root": str(root)}
-    return write_use_outputs(graph, graph_path, title=f"{root.name} code graph")
+    loaded = time.perf_counter() - started
+    outputs = write_use_outputs(graph, graph_path, title=f"{root.name} code graph")
+    outputs.seconds = {"load": loaded, **outputs.seconds}
+    return outputs
 
 
 def refresh_for_build(graph_path: Path, root: Path) -> UseOutputs | None:
