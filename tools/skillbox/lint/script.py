@@ -297,7 +297,7 @@ def parse_script(text: str, start: int) -> ScriptModel:
                     model.element_vars[_text(name, src)] = selector
         elif kind in ("string", "template_string"):
             model.strings.append(_value(node, src, start))
-        stack.extend(reversed(node.children))
+        stack.extend(reversed(node.named_children))
     for assignment in model.assignments:
         if _is_timeline_call(assignment.right.node, src):
             timeline_names.add(assignment.left)
