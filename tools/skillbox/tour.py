@@ -17,7 +17,10 @@ from pathlib import Path
 # step name -> "module:function". Order is the order the tour runs and prints.
 TOUR_STEPS: dict[str, str] = {
     "skills": "skillbox.skills.tour:run",
+    "graph": "skillbox.graph.tour:run",
     "lint": "skillbox.lint.tour:run",
+    "mem": "skillbox.mem.tour:run",
+    "paper": "skillbox.skills.paper_tour:run",
 }
 
 

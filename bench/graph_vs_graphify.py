@@ -1,0 +1,211 @@
+"""Benchmark: `skillbox graph build` against graphify (graphifyy 0.9.96) and the plain tree-sitter parse floor.
+
+Side by side in one run, on the same copies of the corpora:
+- cold: output folder removed first;
+- edit1: a comment appended to one file, then a build;
+- nochange: an immediate re-run;
+- peak RSS (from `/usr/bin/time -v`) of the cold build.
+The floor is a single-process `Parser.parse` of every file skillbox parses, pre-read into memory.
+
+Corpora live in a cache folder outside the repository (default ~/.cache/skillbox-graph): flask and vite are
+unpacked from git directories (`--flask-git`, `--vite-git`: any clone/mirror at the pinned commits), Django from
+its PyPI sdist. The peer is installed into its own venv there and runs with a throwaway HOME and
+GRAPHIFY_BACKEND=none (no LLM).
+
+    python bench/graph_vs_graphify.py --flask-git PATH --vite-git PATH [--corpora flask,vite,django] [--no-peer]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tools"))
+
+PINS = {"flask": "2ac89889f4cc", "vite": "a98c8d95d552"}
+DJANGO = "django==5.2.19"
+PEER = "graphifyy==0.9.96"
+EDIT = {
+    "flask": "src/flask/app.py",
+    "vite": "packages/vite/src/node/config.ts",
+    "django": "django/db/models/query.py",
+}
+SECRETS = (
+    "ANTHROPIC_API_KEY",
+    "OPENAI_API_KEY",
+    "GEMINI_API_KEY",
+    "GOOGLE_API_KEY",
+    "MOONSHOT_API_KEY",
+    "DEEPSEEK_API_KEY",
+)
+
+
+def sh(cmd, **kw):
+    return subprocess.run(cmd, check=True, **kw)
+
+
+def ensure_corpus(name: str, cache: Path, git_dirs: dict[str, str | None]) -> Path:
+    target = cache / "corpora" / name
+    if target.is_dir() and any(target.iterdir()):
+        return target
+    if name == "django":
+        dl = cache / "dl"
+        dl.mkdir(parents=True, exist_ok=True)
+        sh([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:", DJANGO, "-d", str(dl)])
+        tmp = cache / "corpora" / "_django"
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        sh(["tar", "xzf", str(dl / "django-5.2.19.tar.gz"), "-C", str(tmp)])
+        (tmp / "django-5.2.19").rename(target)
+        tmp.rmdir()
+        return target
+    git_dir = git_dirs.get(name)
+    if not git_dir:
+        raise SystemExit(f"corpus {name} missing: pass --{name}-git with a clone of it (commit {PINS[name]})")
+    target.mkdir(parents=True, exist_ok=True)
+    archive = subprocess.run(["git", "--git-dir", git_dir, "archive", PINS[name]], check=True, capture_output=True)
+    subprocess.run(["tar", "x", "-C", str(target)], input=archive.stdout, check=True)
+    return target
+
+
+def ensure_peer(cache: Path) -> Path:
+    venv = cache / "graphify-venv"
+    exe = venv / "bin" / "graphify"
+    if not exe.exists():
+        sh([sys.executable, "-m", "venv", str(venv)])
+        sh([str(venv / "bin" / "pip"), "install", "-q", PEER])
+    return exe
+
+
+def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, int, str]:
+    """(wall seconds, peak RSS MB, stdout) via GNU time."""
+    proc = subprocess.run(["/usr/bin/time", "-v", *cmd], cwd=cwd, env=env, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed in {cwd}: {proc.stderr[-800:]}")
+    wall = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)", proc.stderr)
+    hours = int(wall.group(1) or 0)
+    seconds = hours * 3600 + int(wall.group(2)) * 60 + float(wall.group(3))
+    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr).group(1)) // 1024
+    return seconds, rss, proc.stdout
+
+
+def protocol(run, reset, edit_path: Path) -> dict:
+    """cold, nochange, edit1 for one tool; the corpus is restored afterwards."""
+    reset()
+    cold, rss, _ = run()
+    nochange, _, _ = run()
+    original = edit_path.read_bytes()
+    try:
+        edit_path.write_bytes(original + b"\n// edit\n" if edit_path.suffix != ".py" else original + b"\n# edit\n")
+        edit1, _, _ = run()
+    finally:
+        edit_path.write_bytes(original)
+    return {"cold": cold, "nochange": nochange, "edit1": edit1, "rss": rss}
+
+
+def parse_floor(root: Path) -> tuple[float, int, int]:
+    """Seconds to parse every file skillbox parses, one process, sources pre-read; (seconds, files, bytes)."""
+    from skillbox.graph import ts
+    from skillbox.graph.languages import by_name
+    from skillbox.graph.walk import walk_tree
+
+    walked = walk_tree(root, exclude=(root / "skillbox-out", root / "graphify-out"))
+    specs = by_name()
+    items = []
+    for rel, lang, _size, _mtime in walked.files:
+        spec = specs.get(lang)
+        if spec is not None:
+            items.append((ts.parser(spec), (root / rel).read_bytes()))
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        for parser, data in items:
+            parser.parse(data)
+        best = min(best, time.perf_counter() - started)
+    return best, len(items), sum(len(d) for _p, d in items)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cache", default=str(Path.home() / ".cache" / "skillbox-graph"))
+    ap.add_argument("--corpora", default="flask,vite,django")
+    ap.add_argument("--flask-git")
+    ap.add_argument("--vite-git")
+    ap.add_argument("--no-peer", action="store_true", help="skip graphify (ours and the floor only)")
+    ap.add_argument("--json", help="also write the raw figures to this file")
+    args = ap.parse_args()
+    cache = Path(args.cache)
+    peer = None if args.no_peer else ensure_peer(cache)
+    home = cache / "home"
+    home.mkdir(parents=True, exist_ok=True)
+    base_env = {k: v for k, v in os.environ.items() if k not in SECRETS}
+    # A snapshot of the code under test: edits to the working tree during a long run do not mix versions.
+    snapshot = cache / "bench-tools"
+    shutil.rmtree(snapshot, ignore_errors=True)
+    shutil.copytree(REPO / "tools", snapshot, ignore=shutil.ignore_patterns("__pycache__"))
+    ours_env = {**base_env, "PYTHONPATH": str(snapshot)}
+    peer_env = {**base_env, "HOME": str(home), "GRAPHIFY_BACKEND": "none", "GRAPHIFY_NO_TIPS": "1"}
+
+    results = {}
+    for name in args.corpora.split(","):
+        source = ensure_corpus(name, cache, {"flask": args.flask_git, "vite": args.vite_git})
+        results[name] = bench_corpus(name, source, cache, peer, ours_env, peer_env)
+        print_table({name: results[name]})
+    print()
+    print_table(results)
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2, default=str))
+
+
+def bench_corpus(name: str, source: Path, cache: Path, peer: Path | None, ours_env: dict, peer_env: dict) -> dict:
+    work = cache / "work" / name
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(source, work, symlinks=True)
+    edit_path = work / EDIT[name]
+    row: dict = {}
+    build = [sys.executable, "-m", "skillbox", "graph", "build", ".", "--json"]
+
+    def ours():
+        seconds, rss, out = timed(build, work, ours_env)
+        row.setdefault("ours_summary", json.loads(out))
+        return seconds, rss, out
+
+    row["ours"] = protocol(ours, lambda: shutil.rmtree(work / "skillbox-out", ignore_errors=True), edit_path)
+    if peer is not None:
+        row["peer"] = protocol(
+            lambda: timed([str(peer), "update", "."], work, peer_env),
+            lambda: shutil.rmtree(work / "graphify-out", ignore_errors=True),
+            edit_path,
+        )
+    row["floor"], row["floor_files"], row["floor_bytes"] = parse_floor(work)
+    shutil.rmtree(work, ignore_errors=True)
+    return row
+
+
+def print_table(results: dict) -> None:
+    print("| corpus | files (MB) | run | skillbox | graphify | graphify / skillbox | skillbox / parse floor |")
+    print("|---|---|---|---|---|---|---|")
+    for name, row in results.items():
+        ours, peer, floor = row["ours"], row.get("peer"), row["floor"]
+        size = f"{row['floor_files']} ({row['floor_bytes'] / 1e6:.1f})"
+        for run in ("cold", "edit1", "nochange"):
+            theirs = f"{peer[run]:.2f} s" if peer else "-"
+            ratio = f"{peer[run] / ours[run]:.1f}x" if peer else "-"
+            vs_floor = f"{ours[run] / floor:.2f}x (floor {floor:.2f} s)" if run == "cold" else "-"
+            print(f"| {name} | {size} | {run} | {ours[run]:.2f} s | {theirs} | {ratio} | {vs_floor} |")
+        theirs = f"{peer['rss']} MB" if peer else "-"
+        ratio = f"{peer['rss'] / ours['rss']:.1f}x" if peer else "-"
+        print(f"| {name} | {size} | peak RSS (cold) | {ours['rss']} MB | {theirs} | {ratio} | - |")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,392 @@
+"""`build_graph`: walk -> records (cache or process pool) -> resolve -> graph.json, incrementally by default.
+
+The no-change path reads only the stat index: if every file has the size and mtime it had when the last graph
+was written (and graph.json is the file that build wrote), nothing is read or parsed. Otherwise unchanged files
+come from the record cache, changed ones are extracted (in a process pool when there are many), and resolution
+runs over all records, which is what keeps an incremental build byte-identical to a cold one.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from skillbox.errors import NotFoundError
+from skillbox.graph.cache import RACY_NS, RecordCache, unseal
+from skillbox.graph.records import from_plain
+from skillbox.graph.walk import DEFAULT_MAX_BYTES, walk_tree
+
+OUT_NAME = "skillbox-out"
+GRAPH_NAME = "graph.json"
+INDEX_VERSION = 1
+POOL_MIN_FILES = 48
+BATCH_FILES = 24
+
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass
+class BuildResult:
+    """What a build produced; `data()`/`graph()` read graph.json (the build streams it, holding no dicts)."""
+
+    root: Path
+    out_dir: Path
+    graph_path: Path
+    summary: dict
+    nodes: list[dict] = field(default_factory=list)
+    links: list[dict] = field(default_factory=list)
+
+    @property
+    def up_to_date(self) -> bool:
+        return bool(self.summary.get("up_to_date"))
+
+    def data(self) -> dict:
+        """The node-link data of graph.json (read from disk when this build did not rebuild it)."""
+        if self.nodes or self.links:
+            return {"directed": True, "multigraph": True, "graph": {}, "nodes": self.nodes, "links": self.links}
+        from skillbox.graph.graphio import load_data
+
+        return load_data(self.graph_path)
+
+    def graph(self):
+        """The graph as a networkx.MultiDiGraph."""
+        from skillbox.graph.graphio import to_networkx
+
+        return to_networkx(self.data())
+
+
+def resolve_paths(root: Path | str, out_dir: Path | str | None) -> tuple[Path, Path]:
+    root = Path(root)
+    if not root.exists():
+        raise NotFoundError(f"path does not exist: {root}")
+    if not root.is_dir():
+        raise NotFoundError(f"not a directory: {root}", hint="point `graph build` at a project folder")
+    root = root.resolve()
+    out = Path(out_dir).resolve() if out_dir else root / OUT_NAME
+    return root, out
+
+
+def build_graph(
+    root: Path | str,
+    out_dir: Path | str | None = None,
+    force: bool = False,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    jobs: int | None = None,
+    progress: Progress | None = None,
+) -> BuildResult:
+    root, out = resolve_paths(root, out_dir)
+    report = progress or (lambda stage, done, total: None)
+    started = time.perf_counter()
+    seconds: dict[str, float] = {}
+    graph_path = out / GRAPH_NAME
+    cache = RecordCache(out / "cache")
+
+    mark = time.perf_counter()
+    walked = walk_tree(root, max_bytes=max_bytes, exclude=(out,))
+    walked_lang = {rel: lang for rel, lang, _size, _mtime in walked.files}
+    seconds["walk"] = time.perf_counter() - mark
+    report("walk", len(walked.files), len(walked.files))
+
+    # A different engine (our code, queries, Python) invalidates the stat index: nothing is trusted by mtime.
+    options = {"max_bytes": max_bytes, "version": INDEX_VERSION, "engine": engine_digest()}
+    index = None if force else cache.load_index()
+    if index is not None and index.get("options") != options:
+        index = None
+    previous = index["files"] if index else {}
+
+    if index is not None and _unchanged(walked.files, previous, index, graph_path):
+        summary = dict(index["summary"])
+        summary["up_to_date"] = True
+        summary["cache"] = {"hits": len(walked.files), "misses": 0, "corrupt": 0}
+        _refresh_use_outputs(graph_path, root, seconds)
+        seconds["total"] = time.perf_counter() - started
+        summary["seconds"] = _rounded(seconds)
+        return BuildResult(root, out, graph_path, summary)
+
+    # Which files can come straight from the cache by their stat, which must be read.
+    mark = time.perf_counter()
+    written_ns = index.get("written_ns", 0) if index else 0
+    pack = {} if force else cache.pack()
+    entries: dict[str, bytes] = {}  # the pack after this build: exactly the current files' entries
+    results: dict[str, tuple] = {}  # rel -> (key, record or None, skip reason or None)
+    counts = Counter()
+
+    def take(rel: str, key: str, blob: bytes | None) -> bool:
+        if blob is None:
+            return False
+        try:
+            plain, reason = unseal(blob)
+            record = from_plain(plain)
+        except Exception:
+            counts["corrupt"] += 1
+            pack.pop(key, None)  # never offered again: the file is re-extracted
+            return False
+        entries[key] = blob
+        results[rel] = (key, record, reason)
+        return True
+
+    todo: list[tuple[str, str]] = []
+    for rel, lang, size, mtime_ns in walked.files:
+        entry = previous.get(rel)
+        trusted = entry and entry[0] == size and entry[1] == mtime_ns and entry[3] == lang
+        if trusted and mtime_ns < written_ns - RACY_NS and take(rel, entry[2], pack.get(entry[2])):
+            counts["hits"] += 1
+            continue
+        todo.append((rel, lang))
+    report("cache", counts["hits"], len(walked.files))
+
+    retry = []
+    for rel, key, blob in _extract(root, frozenset(pack), todo, jobs, report):
+        if key is None:
+            results[rel] = (None, None, "unreadable")
+        elif blob is None:  # content already cached under this key
+            if take(rel, key, pack.get(key)):
+                counts["hits"] += 1
+            else:
+                retry.append((rel, walked_lang[rel]))
+        elif take(rel, key, blob):
+            counts["misses"] += 1
+    for rel, key, blob in _extract(root, frozenset(), retry, 1, report):
+        if key is None:
+            results[rel] = (None, None, "unreadable")
+        elif take(rel, key, blob):
+            counts["misses"] += 1
+    seconds["extract"] = time.perf_counter() - mark
+
+    new_files = {}
+    for rel, lang, size, mtime_ns in walked.files:
+        if rel in results and results[rel][0] is not None:
+            new_files[rel] = (size, mtime_ns, results[rel][0], lang)
+
+    # Touched but identical (a checkout, a save without edits, a racy mtime): same keys, same graph.
+    if (
+        index is not None
+        and len(new_files) == len(results) == len(previous)
+        and all(previous.get(rel, (None,) * 4)[2] == entry[2] for rel, entry in new_files.items())
+        and _graph_intact(index, graph_path)
+    ):
+        summary = dict(index["summary"])
+        summary["up_to_date"] = True
+        summary["cache"] = {"hits": counts["hits"], "misses": counts["misses"], "corrupt": counts["corrupt"]}
+        _refresh_use_outputs(graph_path, root, seconds)
+        seconds["total"] = time.perf_counter() - started
+        summary["seconds"] = _rounded(seconds)
+        if entries.keys() != pack.keys() or counts["corrupt"]:
+            cache.save_pack(entries)
+        cache.save_index({**index, "files": new_files, "written_ns": time.time_ns()})
+        return BuildResult(root, out, graph_path, summary)
+
+    skipped = {reason: list(paths) for reason, paths in walked.skipped.items()}
+    records = {}
+    for rel, (_key, record, reason) in results.items():
+        if record is None:
+            skipped.setdefault(reason or "unreadable", []).append(rel)
+        else:
+            records[rel] = record
+    for paths in skipped.values():
+        paths.sort()
+
+    mark = time.perf_counter()
+    report("resolve", 0, 1)
+    from skillbox.graph.graphio import file_chunk, write_chunks
+    from skillbox.graph.resolve import resolve
+
+    # Blocks of graph.json from the previous build stay valid while no file's interface changed: then only the
+    # changed files' references are resolved again, and unchanged blocks are copied out of the previous file.
+    digest = _interface_digest(records)
+    previous_blocks = (
+        {} if force or index is None or not _graph_intact(index, graph_path) else cache.load_blocks(digest)
+    )
+    keys = {rel: results[rel][0] for rel in records}
+    reuse = frozenset(rel for rel, block in previous_blocks.items() if rel in keys and block[0] == keys[rel])
+    old_graph = graph_path.read_bytes() if reuse else b""
+    resolver = resolve(records, reuse)
+    blocks = {}
+    for rel in sorted(records):
+        if rel in reuse:
+            key, (n_off, n_len), (l_off, l_len), block_counts, unresolved = previous_blocks[rel]
+            nodes_b, links_b = old_graph[n_off : n_off + n_len], old_graph[l_off : l_off + l_len]
+        else:
+            nodes_b, links_b, block_counts = file_chunk(resolver.file_nodes[rel], resolver.file_edges[rel])
+            unresolved = resolver.file_unresolved.get(rel, 0)
+        blocks[rel] = (nodes_b, links_b, block_counts, unresolved)
+    del old_graph
+    externals = [resolver.externals[k] for k in sorted(resolver.externals)]
+    ext_nodes, _ext_links, ext_counts = file_chunk(externals, [])
+    seconds["resolve"] = time.perf_counter() - mark
+
+    mark = time.perf_counter()
+    report("write", 0, 1)
+    order = sorted(blocks)
+    node_spans, link_spans = write_chunks(
+        graph_path, [blocks[rel][0] for rel in order] + [ext_nodes], [blocks[rel][1] for rel in order]
+    )
+    cache.save_blocks(
+        digest,
+        {rel: (keys[rel], node_spans[i], link_spans[i], blocks[rel][2], blocks[rel][3]) for i, rel in enumerate(order)},
+    )
+    seconds["write"] = time.perf_counter() - mark
+
+    # What people and agents read: communities.json, GRAPH_REPORT.md, graph.html and the query index.
+    report("report", 0, 1)
+    from skillbox.graph.outputs import write_for_build
+
+    seconds.update(write_for_build(graph_path, root).seconds)
+
+    stats = dict(resolver.stats)
+    stats["unresolved_refs"] = sum(block[3] for block in blocks.values())
+    summary = _summary(root, out, graph_path, records, [b[2] for b in blocks.values()] + [ext_counts], skipped, stats)
+    summary["resolved_again"] = len(records) - len(reuse)
+    summary["cache"] = {"hits": counts["hits"], "misses": counts["misses"], "corrupt": counts["corrupt"]}
+    seconds["total"] = time.perf_counter() - started
+    summary["seconds"] = _rounded(seconds)
+
+    graph_stat = graph_path.stat()
+    cache.save_index(
+        {
+            "options": options,
+            "files": new_files,
+            "written_ns": time.time_ns(),
+            "graph": (graph_stat.st_size, graph_stat.st_mtime_ns),
+            "summary": {k: v for k, v in summary.items() if k not in ("seconds", "cache")},
+        }
+    )
+    if counts["corrupt"] or entries.keys() != pack.keys():
+        cache.save_pack(entries)
+    return BuildResult(root, out, graph_path, summary)
+
+
+def _refresh_use_outputs(graph_path: Path, root: Path, seconds: dict[str, float]) -> None:
+    """An up-to-date graph whose report, viewer, communities or query index went missing gets them back."""
+    from skillbox.graph.outputs import refresh_for_build
+
+    use = refresh_for_build(graph_path, root)
+    if use is not None:
+        seconds.update(use.seconds)
+
+
+def _unchanged(files, previous: dict, index: dict, graph_path: Path) -> bool:
+    if len(files) != len(previous):
+        return False
+    written_ns = index.get("written_ns", 0)
+    for rel, lang, size, mtime_ns in files:
+        entry = previous.get(rel)
+        if entry is None or entry[0] != size or entry[1] != mtime_ns or entry[3] != lang:
+            return False
+        if mtime_ns >= written_ns - RACY_NS:
+            return False  # modified too close to the last build to trust its mtime
+    return _graph_intact(index, graph_path)
+
+
+def _graph_intact(index: dict, graph_path: Path) -> bool:
+    """graph.json is still the file the indexed build wrote (not deleted, not edited by hand)."""
+    try:
+        st = graph_path.stat()
+    except OSError:
+        return False
+    return index.get("graph") == (st.st_size, st.st_mtime_ns)
+
+
+def _extract(root: Path, known: frozenset[str], todo, jobs: int | None, report: Progress):
+    from skillbox.graph.worker import extract_batch
+
+    if not todo:
+        return []
+    total = len(todo)
+    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    if workers <= 1 or total < POOL_MIN_FILES:
+        out = extract_batch(str(root), known, todo)
+        report("extract", total, total)
+        return out
+    # Big files first so no worker is left with the longest one at the end.
+    sizes = {rel: _size(root / rel) for rel, _lang in todo}
+    ordered = sorted(todo, key=lambda item: -sizes[item[0]])
+    batches = [ordered[i : i + BATCH_FILES] for i in range(0, total, BATCH_FILES)]
+    out = []
+    # Imported here: the no-change path must not pay ~0.1 s for the process-pool machinery.
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+    with ProcessPoolExecutor(max_workers=min(workers, len(batches)), mp_context=context) as pool:
+        futures = [pool.submit(extract_batch, str(root), known, batch) for batch in batches]
+        for future in futures:
+            out.extend(future.result())
+            report("extract", len(out), total)
+    return out
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _rounded(seconds: dict[str, float]) -> dict[str, float]:
+    return {k: round(v, 3) for k, v in seconds.items()}
+
+
+def engine_digest() -> str:
+    """Our extraction and resolution code and queries, and the Python version (cheap: ~40 small files)."""
+    import hashlib
+    import sys
+
+    h = hashlib.blake2b(digest_size=16)
+    h.update(f"{sys.version_info[0]}.{sys.version_info[1]}".encode())
+    here = Path(__file__).resolve().parent
+    for path in sorted([*here.glob("*.py"), *here.glob("languages/*.py"), *here.glob("queries/*.scm")]):
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def _interface_digest(records: dict) -> str:
+    """What every file's resolution depends on besides its own record: all files' interfaces and our code."""
+    import hashlib
+
+    h = hashlib.blake2b(digest_size=16)
+    here = Path(__file__).resolve().parent
+    for name in ("resolve.py", "graphio.py", "languages/__init__.py", *sorted(_hook_files(here))):
+        h.update((here / name).read_bytes())
+    for rel in sorted(records):
+        h.update(f"{rel}\0{records[rel].interface}\n".encode())
+    return h.hexdigest()
+
+
+def _hook_files(here: Path) -> list[str]:
+    return [f"languages/{p.name}" for p in (here / "languages").glob("*.py") if p.name != "__init__.py"]
+
+
+def _summary(root, out, graph_path, records, block_counts, skipped, stats) -> dict:
+    languages = Counter(rec.lang for rec in records.values())
+    kinds, relations, confidence = Counter(), Counter(), Counter()
+    for node_counts, relation_counts, confidence_counts in block_counts:
+        kinds.update(dict(node_counts))
+        relations.update(dict(relation_counts))
+        confidence.update(dict(confidence_counts))
+    return {
+        "root": str(root),
+        "out": str(out),
+        "graph": str(graph_path),
+        "files": len(records),
+        "languages": dict(sorted(languages.items())),
+        "nodes": sum(kinds.values()),
+        "nodes_by_kind": dict(sorted(kinds.items())),
+        "edges": sum(relations.values()),
+        "edges_by_relation": dict(sorted(relations.items())),
+        "confidence": dict(sorted(confidence.items())),
+        "skipped": {reason: len(paths) for reason, paths in sorted(skipped.items())},
+        "skipped_files": {reason: paths[:20] for reason, paths in sorted(skipped.items())},
+        "warnings": {
+            "syntax_errors": sum(1 for rec in records.values() if rec.errors),
+            "invalid_utf8": sum(1 for rec in records.values() if rec.encoding_errors),
+        },
+        "unresolved": dict(sorted(stats.items())),
+        "up_to_date": False,
+    }

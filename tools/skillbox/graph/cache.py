@@ -1,0 +1,156 @@
+"""The record cache and the stat index behind incremental builds.
+
+- Records are stored by *content*: key = hash(file bytes) + the language's epoch (extractor version, grammar
+  version, query file, hook source, Python version). Changing a query file invalidates exactly that language.
+- All entries live in one pack file (`cache/records.bin`), rewritten whole after a build that changed anything:
+  creating thousands of small files cost more than parsing them. Each entry is sealed with its own checksum; an
+  entry that does not verify is discarded and its file re-extracted, never trusted. A pack that cannot be read at
+  all is treated as empty (a full rebuild, still correct).
+- The stat index maps path -> (size, mtime_ns, key) so an unchanged file is not even read. Files modified within
+  `RACY_NS` of the index write are re-hashed anyway (the "racy git" problem: same size, same mtime tick).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import marshal
+import os
+import sys
+from functools import cache
+from pathlib import Path
+
+from skillbox.graph.records import EXTRACTOR_VERSION
+
+MAGIC = b"SBXR2"
+DIGEST = 16
+RACY_NS = 2_000_000_000
+INDEX_NAME = "index.bin"
+PACK_NAME = "records.bin"
+BLOCKS_NAME = "blocks.bin"
+
+
+def content_key(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+@cache
+def language_epoch(lang: str) -> str:
+    """Everything besides the file's bytes that decides its record."""
+    from importlib import metadata
+
+    from skillbox.graph.languages import by_name
+
+    h = hashlib.blake2b(digest_size=8)
+    h.update(f"{EXTRACTOR_VERSION}|{sys.version_info[0]}.{sys.version_info[1]}|{lang}".encode())
+    here = Path(__file__).resolve().parent
+    for module in ("extract.py", "records.py", "docs.py", "ts.py"):
+        with contextlib.suppress(OSError):
+            h.update((here / module).read_bytes())
+    spec = by_name().get(lang)
+    if spec is not None:
+        try:
+            h.update(metadata.version(spec.module.replace("_", "-")).encode())
+        except metadata.PackageNotFoundError:
+            h.update(spec.module.encode())
+        h.update(spec.query_text().encode())
+        if spec.hooks:
+            h.update((here / "languages" / (spec.hooks.rsplit(".", 1)[1] + ".py")).read_bytes())
+    return h.hexdigest()
+
+
+def seal(obj) -> bytes:
+    # marshal: plain tuples/dicts only and the fastest to load; its format is tied to the Python version, which
+    # is part of every language epoch.
+    payload = marshal.dumps(obj)
+    return MAGIC + hashlib.blake2b(payload, digest_size=DIGEST).digest() + payload
+
+
+def unseal(blob: bytes):
+    """The object, or raise ValueError when the blob is truncated, foreign or tampered with."""
+    head = len(MAGIC)
+    if len(blob) < head + DIGEST or not blob.startswith(MAGIC):
+        raise ValueError("not a skillbox cache entry")
+    payload = blob[head + DIGEST :]
+    if hashlib.blake2b(payload, digest_size=DIGEST).digest() != blob[head : head + DIGEST]:
+        raise ValueError("checksum mismatch")
+    return marshal.loads(payload)
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+class RecordCache:
+    def __init__(self, directory: Path):
+        self.directory = directory
+        self.pack_path = directory / PACK_NAME
+        self._pack: dict[str, bytes] | None = None
+
+    def prepare(self) -> None:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        ignore = self.directory / ".gitignore"
+        if not ignore.exists():
+            ignore.write_text("# skillbox graph cache: rebuilt on demand, never committed\n*\n")
+
+    def pack(self) -> dict[str, bytes]:
+        if self._pack is None:
+            try:
+                self._pack = marshal.loads(self.pack_path.read_bytes())
+                if not isinstance(self._pack, dict):
+                    self._pack = {}
+            except Exception:  # missing, truncated, foreign: start empty
+                self._pack = {}
+        return self._pack
+
+    def load(self, key: str):
+        """(found, value): a verified entry, or (False, None) / (False, "corrupt"); corrupt entries are dropped."""
+        blob = self.pack().get(key)
+        if blob is None:
+            return False, None
+        try:
+            return True, unseal(blob)
+        except Exception:
+            del self._pack[key]
+            return False, "corrupt"
+
+    def sealed(self, key: str) -> bytes | None:
+        return self.pack().get(key)
+
+    def save_pack(self, entries: dict[str, bytes]) -> None:
+        """Replace the pack with exactly `entries`: files no longer in the tree leave the cache with it."""
+        self.prepare()
+        write_atomic(self.pack_path, marshal.dumps(entries))
+        self._pack = entries
+
+    def load_blocks(self, digest: str) -> dict:
+        """The previous build's graph.json blocks per file, if they were made against the same interfaces."""
+        try:
+            stored = unseal((self.directory / BLOCKS_NAME).read_bytes())
+        except Exception:
+            return {}
+        if not isinstance(stored, dict) or stored.get("digest") != digest:
+            return {}
+        return stored.get("files", {})
+
+    def save_blocks(self, digest: str, blocks: dict) -> None:
+        self.prepare()
+        write_atomic(self.directory / BLOCKS_NAME, seal({"digest": digest, "files": blocks}))
+
+    def load_index(self) -> dict | None:
+        try:
+            return unseal((self.directory / INDEX_NAME).read_bytes())
+        except Exception:
+            return None
+
+    def save_index(self, index: dict) -> None:
+        self.prepare()
+        write_atomic(self.directory / INDEX_NAME, seal(index))

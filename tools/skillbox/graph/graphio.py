@@ -1,0 +1,113 @@
+"""graph.json: node-link data of a directed multigraph, written deterministically and atomically.
+
+One node or link per line, sorted, so a diff of two builds reads like a diff of the code. The file is written to
+a temporary name in the same folder and renamed into place: a crash or Ctrl-C leaves the previous graph intact.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections import Counter
+from pathlib import Path
+
+import orjson
+
+SCHEMA = "skillbox.graph/1"
+
+
+def links_from_edges(edges: list[tuple]) -> list[dict]:
+    """Edge tuples (source, target, relation, line, confidence, context, file, score) -> link dicts, in a total
+    content-defined order, with per-pair multigraph keys."""
+    links = []
+    previous = None
+    key = 0
+    for source, target, relation, line, confidence, context, file, score in sorted(set(edges)):
+        pair = (source, target)
+        key = key + 1 if pair == previous else 0
+        previous = pair
+        link = {"source": source, "target": target, "key": key, "relation": relation, "confidence": confidence}
+        link["score"] = score
+        if file:
+            link["file"] = file
+        if line:
+            link["line"] = line
+        if context:
+            link["context"] = context
+        links.append(link)
+    return links
+
+
+def file_chunk(nodes: list[dict], edges: list[tuple]) -> tuple[bytes, bytes, tuple]:
+    """One file's part of graph.json: (node lines, link lines, counts).
+
+    Every edge starts at a node of the file whose record produced it, so a file's nodes and links form one
+    contiguous, self-contained block; graph.json is the blocks in path order (then external nodes). A block can
+    therefore be reused byte for byte when its file and everything it resolves against are unchanged.
+    """
+    dumps = orjson.dumps
+    nodes = sorted(nodes, key=lambda n: n["id"])
+    links = links_from_edges(edges)
+    counts = (
+        tuple(sorted(Counter(n["kind"] for n in nodes).items())),
+        tuple(sorted(Counter(link["relation"] for link in links).items())),
+        tuple(sorted(Counter(link["confidence"] for link in links).items())),
+    )
+    return b",\n".join(map(dumps, nodes)), b",\n".join(map(dumps, links)), counts
+
+
+def write_chunks(path: Path, node_chunks: list[bytes], link_chunks: list[bytes]) -> tuple[list, list]:
+    """graph.json from blocks, written to a temporary file and renamed into place.
+
+    Returns where each block landed, `(offset, length)` per node block and per link block, so the next build can
+    take unchanged blocks straight out of this file.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    head = b'{"directed":true,"multigraph":true,"graph":{"schema":"' + SCHEMA.encode() + b'"},\n"nodes":['
+    spans: tuple[list, list] = ([], [])
+    try:
+        with open(tmp, "wb", buffering=1 << 20) as handle:
+            offset = 0
+            for part, chunks, where in ((head, node_chunks, spans[0]), (b'\n],\n"links":[', link_chunks, spans[1])):
+                handle.write(part)
+                offset += len(part)
+                sep = b"\n"
+                for chunk in chunks:
+                    if chunk:
+                        handle.write(sep)
+                        offset += len(sep)
+                        handle.write(chunk)
+                        sep = b",\n"
+                    where.append((offset, len(chunk)))
+                    offset += len(chunk)
+            handle.write(b"\n]}\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return spans
+
+
+def write_graph(path: Path, nodes: list[dict], links: list[dict]) -> None:
+    """graph.json from node and link dicts (one block each)."""
+    dumps = orjson.dumps
+    write_chunks(path, [b",\n".join(map(dumps, nodes))], [b",\n".join(map(dumps, links))])
+
+
+def load_data(path: Path) -> dict:
+    return orjson.loads(Path(path).read_bytes())
+
+
+def to_networkx(data: dict):
+    """node-link dict -> networkx.MultiDiGraph (edge keys kept)."""
+    import networkx as nx
+
+    return nx.node_link_graph(data, directed=True, multigraph=True, edges="links")
+
+
+def load_graph(path: Path):
+    return to_networkx(load_data(path))

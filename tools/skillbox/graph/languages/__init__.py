@@ -1,0 +1,150 @@
+"""The language registry: one row per language, data not code.
+
+A row names the file extensions, the tree-sitter grammar (module + function) and the query file in
+`graph/queries/<query>.scm`. A language whose imports or scoping need more than captures can name a small hook
+module (`hooks`) with `parse_import(node) -> list[ImportRec]` and `resolve_import(...)`. Adding a language is a row
+here, a query file and a fixture with its golden test.
+
+Capture convention of the query files (the tree-sitter tags convention plus a few of our own):
+
+- `@definition.<kind>` around a definition with `@name` on its name; kind is class, function, method, interface
+  or type. A function directly inside a class-like definition becomes a method. An optional `@doc` is its docstring.
+- `@reference.<relation>` around a use, with `@name` (and optional `@receiver`, the object before the dot).
+  Relations: call, inherit, implement, type (annotations, used types), decorator.
+- `@import` around an import statement, with `@import.source` (module / path text) and optional `@import.name` /
+  `@import.alias`, unless the row has a hook that parses the statement itself.
+- `@comment` on comments: `NOTE:`/`WHY:`/`HACK:` ones are kept as the enclosing definition's `notes`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+QUERIES = Path(__file__).resolve().parent.parent / "queries"
+
+
+@dataclass(frozen=True)
+class LanguageSpec:
+    name: str
+    extensions: tuple[str, ...]
+    module: str  # grammar package, e.g. "tree_sitter_python"
+    function: str = "language"
+    query: str = ""  # defaults to `name`
+    hooks: str = ""  # optional module with parse_import / resolve_import
+    # Python methods do not see class-level names; Java/C#/... methods do.
+    class_scope_visible: bool = True
+    # Definitions of sibling files in the same directory are visible without an import (Go packages).
+    package_scope: bool = False
+    # The receiver words meaning "the enclosing class instance".
+    self_words: tuple[str, ...] = ("this",)
+    # Node types wrapping a definition that belong to it (decorators): the definition's span starts there.
+    def_wrappers: tuple[str, ...] = ()
+    # Language family for heuristic matches: a C call never resolves to a Python function.
+    family: str = ""
+    builtins: frozenset[str] = field(default_factory=frozenset)
+    # Method names that construct an instance of their receiver class (Ruby `Foo.new`).
+    constructors: tuple[str, ...] = ()
+
+    def grammar(self):
+        return getattr(importlib.import_module(self.module), self.function)()
+
+    def query_text(self) -> str:
+        # "typescript+jsx": query files are concatenated, so shared patterns live in one place.
+        parts = (self.query or self.name).split("+")
+        return "\n".join((QUERIES / f"{part}.scm").read_text(encoding="utf-8") for part in parts)
+
+    def hook(self):
+        return importlib.import_module(self.hooks) if self.hooks else None
+
+    @property
+    def group(self) -> str:
+        return self.family or self.name
+
+
+def _python_builtins() -> frozenset[str]:
+    import builtins
+
+    return frozenset(dir(builtins))
+
+
+LANGUAGES: tuple[LanguageSpec, ...] = (
+    LanguageSpec(
+        "python",
+        (".py", ".pyi"),
+        "tree_sitter_python",
+        hooks="skillbox.graph.languages.python",
+        class_scope_visible=False,
+        self_words=("self", "cls"),
+        def_wrappers=("decorated_definition",),
+        builtins=_python_builtins(),
+    ),
+    LanguageSpec(
+        "javascript",
+        (".js", ".mjs", ".cjs", ".jsx"),
+        "tree_sitter_javascript",
+        query="javascript+jsx",
+        hooks="skillbox.graph.languages.javascript",
+        family="js",
+    ),
+    LanguageSpec(
+        "typescript",
+        (".ts", ".mts", ".cts"),
+        "tree_sitter_typescript",
+        "language_typescript",
+        hooks="skillbox.graph.languages.javascript",
+        family="js",
+    ),
+    LanguageSpec(
+        "tsx",
+        (".tsx",),
+        "tree_sitter_typescript",
+        "language_tsx",
+        query="typescript+jsx",
+        hooks="skillbox.graph.languages.javascript",
+        family="js",
+    ),
+    LanguageSpec("go", (".go",), "tree_sitter_go", hooks="skillbox.graph.languages.go", package_scope=True),
+    LanguageSpec(
+        "rust", (".rs",), "tree_sitter_rust", hooks="skillbox.graph.languages.rust", self_words=("self", "Self")
+    ),
+    LanguageSpec("java", (".java",), "tree_sitter_java", hooks="skillbox.graph.languages.dotted", family="jvm"),
+    LanguageSpec("c", (".c", ".h"), "tree_sitter_c", family="c"),
+    LanguageSpec("cpp", (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++"), "tree_sitter_cpp", family="c"),
+    LanguageSpec("csharp", (".cs",), "tree_sitter_c_sharp", hooks="skillbox.graph.languages.dotted"),
+    LanguageSpec("ruby", (".rb",), "tree_sitter_ruby", self_words=("self",), constructors=("new",)),
+    LanguageSpec(
+        "php",
+        (".php",),
+        "tree_sitter_php",
+        "language_php",
+        hooks="skillbox.graph.languages.dotted",
+        self_words=("$this", "self", "static"),
+    ),
+    LanguageSpec(
+        "kotlin", (".kt", ".kts"), "tree_sitter_kotlin", hooks="skillbox.graph.languages.dotted", family="jvm"
+    ),
+    LanguageSpec("swift", (".swift",), "tree_sitter_swift", self_words=("self",)),
+    LanguageSpec(
+        "scala", (".scala", ".sc"), "tree_sitter_scala", hooks="skillbox.graph.languages.dotted", family="jvm"
+    ),
+    LanguageSpec("lua", (".lua",), "tree_sitter_lua", self_words=("self",)),
+    LanguageSpec("bash", (".sh", ".bash"), "tree_sitter_bash"),
+)
+
+
+@cache
+def by_extension() -> dict[str, LanguageSpec]:
+    return {ext: spec for spec in LANGUAGES for ext in spec.extensions}
+
+
+@cache
+def by_name() -> dict[str, LanguageSpec]:
+    return {spec.name: spec for spec in LANGUAGES}
+
+
+def for_path(path: str) -> LanguageSpec | None:
+    dot = path.rfind(".")
+    return by_extension().get(path[dot:].lower()) if dot >= 0 else None

@@ -1,0 +1,715 @@
+"""Records of every file -> nodes and edges, resolving names the way the language would, and saying how sure.
+
+Confidence is honest:
+- EXTRACTED (1.0): the code determines the target: a definition in scope, an explicit import (followed through
+  re-exports), `self.method` defined on the enclosing class, a module attribute, a relative path.
+- INFERRED (score < 1): a heuristic picked it: an inherited method, a definition in a sibling file of the same
+  package, a file the importer includes, the only definition of that name in the repository.
+- AMBIGUOUS (0.3): two or three candidates remain; every one gets an edge. With more candidates, no edge at all.
+
+Resolution is a pure function of the set of records, so a build from cached records equals a cold build.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import sys
+from collections import defaultdict
+
+from skillbox.graph.languages import by_name
+from skillbox.graph.languages import python as py
+from skillbox.graph.records import FileRecord
+
+EXTRACTED, INFERRED, AMBIGUOUS = "EXTRACTED", "INFERRED", "AMBIGUOUS"
+MAX_AMBIGUOUS = 3
+CLASS_LIKE = frozenset({"class", "interface", "type", "impl"})
+CALLABLE_KINDS = frozenset({"class", "function", "interface", "type"})
+STDLIB = frozenset(sys.stdlib_module_names)
+REF_RELATION = {
+    "call": "calls",
+    "inherit": "inherits",
+    "implement": "implements",
+    "type": "references",
+    "decorator": "references",
+}
+
+# Targets: ("def", path, index) | ("module", path) | ("external", node_id) | None
+
+
+class Resolver:
+    """Resolves every file's references against tables built from all files.
+
+    `reuse` names files whose own output (nodes, edges) is already known: their tables are still built (other
+    files resolve against them) but their references are not resolved again.
+    """
+
+    def __init__(self, records: dict[str, FileRecord], reuse: frozenset[str] = frozenset()):
+        self.records = records
+        self.files = frozenset(records)
+        self.specs = by_name()
+        self.reuse = reuse
+        self.file_nodes: dict[str, list[dict]] = defaultdict(list)
+        self.file_edges: dict[str, list[tuple]] = defaultdict(list)
+        self.file_unresolved: dict[str, int] = defaultdict(int)
+        self.externals: dict[str, dict] = {}
+        self.heading_set: set[str] = set()
+        self.ids: dict[str, list[str]] = {}
+        self.children: dict[str, dict[int, dict[str, int]]] = {}
+        self.bindings: dict[str, dict[int, dict[str, tuple]]] = {}
+        self.stars: dict[str, list[str]] = defaultdict(list)
+        self.visible: dict[str, list[str]] = defaultdict(list)
+        self.top_names: dict[tuple[str, str], list[tuple[str, int]]] = defaultdict(list)
+        self.method_names: dict[tuple[str, str], list[tuple[str, int]]] = defaultdict(list)
+        self.bases: dict[tuple[str, int], list[tuple[str, int]]] = {}
+        self.dir_files: dict[str, list[str]] = defaultdict(list)
+        self._attr_memo: dict[tuple[str, str], tuple | None] = {}
+        self._memo: dict[str, object] = {}
+        self.same_id: dict[tuple[str, int], list[int]] = {}
+        self.qualnames: dict[str, list[tuple[str, int]]] = defaultdict(list)
+        self.mention_names: dict[str, list[tuple[str, int]]] = defaultdict(list)
+        self.heading_ids: dict[str, list[str]] = {}
+        self.stats = {"unresolved_imports": 0}
+        self._typed: dict[tuple[int, str], str | None] = {}
+
+    # ---- assembly --------------------------------------------------------------------------------------------
+
+    # Edges are tuples (source, target, relation, line, confidence, context, file, score): plain tuple order is
+    # the graph.json order, so sorting needs no key function.
+
+    def run(self) -> None:
+        paths = sorted(self.records)
+        for path in paths:
+            self._add_file(path, self.records[path])
+        self.py_modules: dict[str, list[str]] = defaultdict(list)
+        for path, module in py.module_names([p for p in paths if self.records[p].lang == "python"]).items():
+            self.py_modules[module].append(path)
+        for path in paths:
+            self._add_imports(path, self.records[path])
+        for path in paths:
+            self._add_refs(path, self.records[path], inherits=True)
+        for path in paths:
+            if path not in self.reuse:
+                self._add_refs(path, self.records[path], inherits=False)
+        for path in paths:
+            rec = self.records[path]
+            if (rec.links or rec.mentions) and path not in self.reuse:
+                self._add_doc_edges(path, rec)
+
+    def _add_file(self, path: str, rec: FileRecord) -> None:
+        emit = path not in self.reuse
+        out_nodes = self.file_nodes[path]
+        if emit:
+            node = {"id": path, "kind": "file", "name": posixpath.basename(path), "file": path, "line": 1}
+            node["language"] = rec.lang
+            if rec.doc:
+                node["doc"] = rec.doc
+            if rec.notes:
+                node["notes"] = list(rec.notes)
+            out_nodes.append(node)
+        made: set[str] = set()
+        self.dir_files[posixpath.dirname(path)].append(path)
+        spec = self.specs.get(rec.lang)
+        group = spec.group if spec else rec.lang
+        ids: list[str] = [f"{path}::{d.qualname}" for d in rec.defs]
+        children: dict[int, dict[str, int]] = defaultdict(dict)
+        by_id: dict[str, list[int]] = {}
+        for index, node_id in enumerate(ids):
+            by_id.setdefault(node_id, []).append(index)
+        # Type definitions before `impl`/extension blocks of the same name: the type is the node.
+        order = sorted(range(len(rec.defs)), key=lambda i: rec.defs[i].kind == "impl")
+        for index in order:
+            d = rec.defs[index]
+            node_id = ids[index]
+            siblings = children[d.parent]
+            if d.name not in siblings or rec.defs[siblings[d.name]].kind == "impl":
+                siblings[d.name] = index
+            if len(by_id[node_id]) > 1:
+                self.same_id[(path, index)] = by_id[node_id]
+            if node_id in made:
+                continue  # a redefinition (property setter, conditional def, impl block): the first is the node
+            made.add(node_id)
+            kind = "type" if d.kind == "impl" else d.kind
+            if emit:
+                node = {"id": node_id, "kind": kind, "name": d.name, "file": path, "line": d.line}
+                node["end_line"] = d.end_line
+                if d.doc:
+                    node["doc"] = d.doc
+                if d.notes:
+                    node["notes"] = list(d.notes)
+                out_nodes.append(node)
+                parent_id = ids[d.parent] if d.parent >= 0 else path
+                self.file_edges[path].append((parent_id, node_id, "contains", d.line, EXTRACTED, "", path, 1.0))
+            if d.parent < 0 and kind in CALLABLE_KINDS:
+                self.top_names[(group, d.name)].append((path, index))
+                self.mention_names[d.name].append((path, index))
+            elif d.kind == "method":
+                self.method_names[(group, d.name)].append((path, index))
+        self.ids[path] = ids
+        self.children[path] = children
+        for d_index, d in enumerate(rec.defs):
+            if d.parent >= 0:
+                self.qualnames[d.qualname].append((path, d_index))
+        if rec.headings:
+            self._add_headings(path, rec)
+
+    def _add_headings(self, path: str, rec: FileRecord) -> None:
+        ids = []
+        for h in rec.headings:
+            node_id = f"{path}::#{h.slug}"
+            ids.append(node_id)
+            self.heading_set.add(node_id)
+            if path in self.reuse:
+                continue
+            self.file_nodes[path].append(
+                {"id": node_id, "kind": "heading", "name": h.title, "file": path, "line": h.line, "level": h.level}
+            )
+            parent = ids[h.parent] if h.parent >= 0 else path
+            self.file_edges[path].append((parent, node_id, "contains", h.line, EXTRACTED, "", path, 1.0))
+        self.heading_ids[path] = ids
+
+    # ---- docs ------------------------------------------------------------------------------------------------
+
+    def _add_doc_edges(self, path: str, rec: FileRecord) -> None:
+        headings = self.heading_ids.get(path, [])
+        seen: set[tuple[str, str, int]] = set()
+
+        def add(heading: int, target: str, relation: str, line: int, confidence: str, score: float, context: str):
+            source = headings[heading] if heading >= 0 else path
+            if (source, target, line) in seen or target == source:
+                return
+            seen.add((source, target, line))
+            self.file_edges[path].append((source, target, relation, line, confidence, context, path, score))
+
+        for link in rec.links:
+            target = self._doc_link_target(path, link.target)
+            if target:
+                add(link.heading, target, "references", link.line, INFERRED, 0.9, "link")
+        for mention in rec.mentions:
+            for target, confidence, score in self._mention_targets(mention.text):
+                add(mention.heading, target, "documents", mention.line, confidence, score, "mention")
+
+    def _doc_link_target(self, path: str, target: str) -> str | None:
+        target = target.split("?", 1)[0]
+        file_part, _, anchor = target.partition("#")
+        if not file_part:
+            return None
+        if file_part.startswith("/"):
+            candidate = posixpath.normpath(file_part.lstrip("/"))
+        else:
+            candidate = posixpath.normpath(posixpath.join(posixpath.dirname(path), file_part))
+        if candidate not in self.files:
+            candidate = self._with_extensions(candidate, (".rst", ".md")) or candidate
+        if candidate not in self.files:
+            found = self._suffix_match(file_part.lstrip("./"), (".md", ".rst"))
+            if found is None:
+                return None
+            candidate = found
+        if anchor:
+            heading = f"{candidate}::#{anchor.lower()}"
+            if heading in self.heading_set:
+                return heading
+        return candidate
+
+    def _mention_targets(self, text: str) -> list[tuple[str, str, float]]:
+        if text in self.files:
+            return [(text, INFERRED, 0.9)]
+        dotted = text.replace("::", ".")
+        if "." in dotted:
+            parts = dotted.split(".")
+            for cut in range(len(parts) - 1, 0, -1):
+                module = ".".join(parts[:cut])
+                files = self.py_modules.get(module)
+                if files and len(files) == 1:
+                    target: tuple | None = ("module", files[0])
+                    for part in parts[cut:]:
+                        target = self._attribute(target, part) if target else None
+                    if target and target[0] == "def":
+                        return [(self.ids[target[1]][target[2]], INFERRED, 0.9)]
+                    break
+            for key in (dotted, ".".join(parts[-2:])):
+                hits = self.qualnames.get(key, ())
+                if len(hits) == 1:
+                    return [(self.ids[hits[0][0]][hits[0][1]], INFERRED, 0.8)]
+            return []
+        hits = self.mention_names.get(text, ())
+        if len(hits) == 1:
+            return [(self.ids[hits[0][0]][hits[0][1]], INFERRED, 0.7)]
+        if 1 < len(hits) <= MAX_AMBIGUOUS:
+            return [(self.ids[p][i], AMBIGUOUS, 0.3) for p, i in sorted(hits)]
+        return []
+
+    # ---- imports ---------------------------------------------------------------------------------------------
+
+    def _add_imports(self, path: str, rec: FileRecord) -> None:
+        bindings: dict[int, dict[str, tuple]] = defaultdict(dict)
+        self.bindings[path] = bindings
+        if not rec.imports:
+            return
+        lang = rec.lang
+        seen: set[tuple[str, int]] = set()
+
+        def edge(target_id: str, line: int, confidence: str = EXTRACTED) -> None:
+            if (target_id, line) not in seen and target_id != path:
+                seen.add((target_id, line))
+                score = 1.0 if confidence == EXTRACTED else 0.7
+                self.file_edges[path].append((path, target_id, "imports", line, confidence, "", path, score))
+
+        for imp in rec.imports:
+            if lang == "python":
+                self._python_import(path, imp, bindings[imp.scope], edge)
+            else:
+                self._generic_import(path, lang, imp, bindings[imp.scope], edge)
+
+    def _external(self, lang: str, module: str) -> str:
+        top = module.split(".")[0] if lang == "python" else module
+        node_id = f"external:{lang}:{top}"
+        if node_id not in self.externals:
+            node = {"id": node_id, "kind": "external", "name": top, "language": lang}
+            if lang == "python":
+                node["stdlib"] = top in STDLIB
+            self.externals[node_id] = node
+        return node_id
+
+    def python_module(self, path: str, module: str, level: int) -> str | None:
+        if level:
+            base = posixpath.dirname(path)
+            for _ in range(level - 1):
+                if not base:
+                    return None
+                base = posixpath.dirname(base)
+            return py.module_file(base, module, self.files)
+        candidates = self.py_modules.get(module)
+        if not candidates:
+            return None
+        if len(candidates) == 1:
+            return candidates[0]
+        # Several files claim the name (top-level test modules in different folders): the nearest one wins.
+        return max(candidates, key=lambda c: (len(posixpath.commonprefix([c, path])), c))
+
+    def _python_import(self, path, imp, scope_bindings, edge) -> None:
+        if imp.names is None:  # import a.b.c [as x]
+            target = self.python_module(path, imp.module, 0)
+            if target is None:
+                ext = None if imp.module.split(".")[0] in self.py_modules else self._external("python", imp.module)
+                if ext is not None:
+                    edge(ext, imp.line)
+                    scope_bindings[imp.alias or imp.module.split(".")[0]] = ("external", ext)
+                else:
+                    self.stats["unresolved_imports"] += 1
+                return
+            edge(target, imp.line)
+            if imp.alias:
+                scope_bindings[imp.alias] = ("module", target)
+            else:
+                head = imp.module.split(".")[0]
+                head_file = self.python_module(path, head, 0)
+                if head_file:
+                    scope_bindings[head] = ("module", head_file)
+            return
+        target = self.python_module(path, imp.module, imp.level)
+        if target is None:
+            if imp.level or (imp.module.split(".")[0] in self.py_modules):
+                self.stats["unresolved_imports"] += 1
+                return
+            ext = self._external("python", imp.module)
+            edge(ext, imp.line)
+            for name, alias in imp.names:
+                if name != "*":
+                    scope_bindings[alias or name] = ("external", ext)
+            return
+        edge(target, imp.line)
+        for name, alias in imp.names:
+            if name == "*":
+                self.stars[path].append(target)
+                continue
+            submodule = self._submodule(target, name)
+            if submodule:
+                edge(submodule, imp.line)
+            scope_bindings[alias or name] = ("symbol", target, name)
+
+    def _submodule(self, package_file: str, name: str) -> str | None:
+        directory, base = posixpath.split(package_file)
+        if not base.startswith("__init__."):
+            return None
+        return py.module_file(directory, name, self.files)
+
+    def _generic_import(self, path, lang, imp, scope_bindings, edge) -> None:
+        spec = self.specs.get(lang)
+        hook = spec.hook() if spec else None
+        resolver = getattr(hook, "resolve_import", None) if hook else None
+        extra: dict[str, tuple] = {}
+        confidence = EXTRACTED
+        if resolver is not None:
+            resolved = resolver(path, imp, self)
+            target, extra = resolved[0], resolved[1]
+            if len(resolved) > 2:
+                confidence = resolved[2]
+        else:
+            target = self.path_import(path, imp.module, lang)
+        if target is None:
+            if imp.module.startswith("."):
+                self.stats["unresolved_imports"] += 1
+                return
+            namer = getattr(hook, "external_name", None) if hook else None
+            ext = self._external(lang, namer(imp.module) if namer else _package_name(imp.module))
+            edge(ext, imp.line)
+            for name, alias in imp.names or ():
+                if name != "*":
+                    scope_bindings[alias or name] = ("external", ext)
+            if imp.alias:
+                scope_bindings[imp.alias] = ("external", ext)
+            return
+        if isinstance(target, tuple):  # ("dir", folder): a package import (Go)
+            for file in sorted(self.dir_files.get(target[1], ())):
+                if self.records[file].lang == lang:
+                    edge(file, imp.line)
+            scope_bindings.update(extra)
+            return
+        edge(target, imp.line, confidence)
+        scope_bindings.update(extra)
+        if imp.names:
+            for name, alias in imp.names:
+                if name == "*":
+                    self.stars[path].append(target)
+                else:
+                    scope_bindings[alias or name] = ("symbol", target, name)
+        if imp.alias and imp.alias not in extra:
+            scope_bindings[imp.alias] = ("module", target)
+        if not imp.names and not imp.alias and not extra:
+            self.visible[path].append(target)
+
+    def dirs_with(self, lang: str) -> list[str]:
+        key = f"dirs:{lang}"
+        if key not in self._memo:
+            self._memo[key] = sorted({posixpath.dirname(p) for p, rec in self.records.items() if rec.lang == lang})
+        return self._memo[key]
+
+    def suffix_file(self, rel: str, exts) -> str | None:
+        return self._suffix_match(rel, exts)
+
+    def path_import(self, path: str, module: str, lang: str, extensions: tuple[str, ...] | None = None) -> str | None:
+        """A path-like import: relative to the importer, then as a path suffix anywhere in the repository."""
+        spec = self.specs.get(lang)
+        exts = extensions or (spec.extensions if spec else ())
+        module = module.strip()
+        if not module:
+            return None
+        base = posixpath.dirname(path)
+        if module.startswith("."):
+            stem = posixpath.normpath(posixpath.join(base, module))
+            return self._with_extensions(stem, exts)
+        stem = posixpath.normpath(posixpath.join(base, module))
+        found = self._with_extensions(stem, exts)
+        if found:
+            return found
+        return self._suffix_match(module, exts)
+
+    def _with_extensions(self, stem: str, exts) -> str | None:
+        if stem in self.files:
+            return stem
+        for ext in exts:
+            if stem + ext in self.files:
+                return stem + ext
+        for ext in exts:
+            candidate = f"{stem}/index{ext}"
+            if candidate in self.files:
+                return candidate
+        return None
+
+    def _suffix_match(self, module: str, exts) -> str | None:
+        if not hasattr(self, "_by_basename"):
+            self._by_basename = defaultdict(list)
+            for f in self.files:
+                self._by_basename[posixpath.basename(f)].append(f)
+        module = module.lstrip("/")
+        names = [module] if module.rsplit("/", 1)[-1].count(".") else [module + ext for ext in exts]
+        for name in names:
+            hits = [
+                f for f in self._by_basename.get(posixpath.basename(name), ()) if f.endswith("/" + name) or f == name
+            ]
+            if len(hits) == 1:
+                return hits[0]
+        return None
+
+    # ---- attribute and name lookup --------------------------------------------------------------------------
+
+    def module_attr(self, module_file: str, name: str, depth: int = 0) -> tuple | None:
+        """What `module.name` is: a definition, a submodule, or whatever the module imported under that name."""
+        key = (module_file, name)
+        if key in self._attr_memo:
+            return self._attr_memo[key]
+        self._attr_memo[key] = None  # cycle guard
+        result = None
+        index = self.children.get(module_file, {}).get(-1, {}).get(name)
+        if index is not None:
+            result = ("def", module_file, index)
+        else:
+            binding = self.bindings.get(module_file, {}).get(-1, {}).get(name)
+            if binding is not None and depth < 20:
+                result = self._follow(binding, depth + 1)
+            if result is None:
+                submodule = self._submodule(module_file, name)
+                if submodule:
+                    result = ("module", submodule)
+            if result is None and depth < 20:
+                for star in self.stars.get(module_file, ()):
+                    result = self.module_attr(star, name, depth + 1)
+                    if result is not None:
+                        break
+        self._attr_memo[key] = result
+        return result
+
+    def _follow(self, binding: tuple, depth: int = 0) -> tuple | None:
+        kind = binding[0]
+        if kind == "symbol":
+            return self.module_attr(binding[1], binding[2], depth)
+        return binding  # module / external
+
+    def member(self, path: str, index: int, name: str, depth: int = 0) -> tuple[tuple | None, bool]:
+        """`Class.name`: (target, inherited?) through the class body (and `impl`/extension blocks of the same
+        type in the file), then its resolved bases."""
+        group = self.same_id.get((path, index), (index,))
+        children = self.children.get(path, {})
+        for member_of in group:
+            found = children.get(member_of, {}).get(name)
+            if found is not None:
+                return ("def", path, found), False
+        if depth < 10:
+            for member_of in group:
+                for base_path, base_index in self.bases.get((path, member_of), ()):
+                    target, _ = self.member(base_path, base_index, name, depth + 1)
+                    if target is not None:
+                        return target, True
+        return None, False
+
+    def lookup(self, path: str, rec: FileRecord, scope: int, name: str, spec, skip_first: bool = False):
+        """A bare name from `scope` outwards: local definitions and imports, then the module, then star imports."""
+        defs = rec.defs
+        children = self.children[path]
+        bindings = self.bindings[path]
+        current = scope
+        first = True
+        while True:
+            skip = (first and skip_first) or (
+                not first and current >= 0 and not spec.class_scope_visible and defs[current].kind in CLASS_LIKE
+            )
+            if not skip:
+                index = children.get(current, {}).get(name)
+                if index is not None:
+                    return ("def", path, index)
+                binding = bindings.get(current, {}).get(name)
+                if binding is not None:
+                    return self._follow(binding) or ("unresolved",)
+            if current < 0:
+                break
+            current = defs[current].parent
+            first = False
+        for star in self.stars.get(path, ()):
+            target = self.module_attr(star, name)
+            if target is not None:
+                return target
+        return None
+
+    # ---- references ------------------------------------------------------------------------------------------
+
+    def _add_refs(self, path: str, rec: FileRecord, inherits: bool) -> None:
+        # References are plain (relation, name, receiver, scope, line) tuples here: they are most of the cached
+        # objects, and a build that reuses a file's block never needs them as named tuples.
+        if not rec.refs:
+            return
+        spec = self.specs.get(rec.lang)
+        if spec is None:
+            return
+        ids = self.ids[path]
+        memo: dict[tuple, list] = {}
+        seen: set[tuple] = set()
+        if not inherits:
+            self._typed = {}
+            for ref in rec.refs:
+                if ref[0] == "assign":
+                    # One type per variable and scope; a variable given two different types is left untyped.
+                    known = self._typed.setdefault((ref[3], ref[1]), ref[2])
+                    if known != ref[2]:
+                        self._typed[(ref[3], ref[1])] = None
+        for ref in rec.refs:
+            if ref[0] == "assign":
+                continue
+            is_base = ref[0] in ("inherit", "implement")
+            if is_base != inherits:
+                continue
+            key = (ref[0] in ("inherit", "implement", "decorator"), ref[3], ref[1], ref[2])
+            results = memo.get(key)
+            if results is None:
+                results = self._resolve_ref(path, rec, spec, ref)
+                memo[key] = results
+            if not results:
+                self.file_unresolved[path] += 1
+                continue
+            source = ids[ref[3]] if ref[3] >= 0 else path
+            relation = REF_RELATION[ref[0]]
+            for target, confidence, score in results:
+                if target[0] != "def":
+                    continue
+                target_id = self.ids[target[1]][target[2]]
+                if target_id == source and relation != "calls":
+                    continue
+                edge_key = (source, target_id, relation, ref[4])
+                if edge_key in seen:
+                    continue
+                seen.add(edge_key)
+                context = ref[0] if relation == "references" else ""
+                self.file_edges[path].append((source, target_id, relation, ref[4], confidence, context, path, score))
+                if inherits and ref[3] >= 0:
+                    self.bases.setdefault((path, ref[3]), []).append((target[1], target[2]))
+
+    def _resolve_ref(self, path: str, rec: FileRecord, spec, ref) -> list[tuple]:
+        receiver = ref[2]
+        name = ref[1]
+        scope = ref[3]
+        # Bases and decorators are evaluated in the scope around the definition they belong to.
+        skip_first = ref[0] in ("inherit", "implement", "decorator") and scope >= 0
+        if receiver is None:
+            target = self.lookup(path, rec, scope, name, spec, skip_first=skip_first)
+            if target is not None:
+                return [(target, EXTRACTED, 1.0)] if target[0] == "def" else []
+            if name in spec.builtins:
+                return []
+            return self._guess(path, rec, spec, name, methods=False, scope=scope)
+        if receiver in spec.self_words or receiver == "super()":
+            cls = self._enclosing_class(rec, scope)
+            if cls < 0:
+                return self._guess(path, rec, spec, name, methods=True, scope=scope)
+            if receiver == "super()":
+                for base in self.bases.get((path, cls), ()):
+                    target, _ = self.member(base[0], base[1], name)
+                    if target is not None:
+                        return [(target, EXTRACTED, 1.0)]
+                return []
+            target, inherited = self.member(path, cls, name)
+            if target is not None:
+                return [(target, INFERRED, 0.9) if inherited else (target, EXTRACTED, 1.0)]
+            return self._guess(path, rec, spec, name, methods=True, scope=scope)
+        if receiver != "?":
+            container = self._resolve_dotted(path, rec, spec, scope, receiver, skip_first)
+            if container is not None:
+                if container[0] in ("external", "unresolved"):
+                    return []
+                target = self._attribute(container, name)
+                if target is not None:
+                    return [(target, EXTRACTED, 1.0)] if target[0] == "def" else []
+                return []
+            typed = self._typed_receiver(path, rec, spec, scope, receiver) if receiver.isidentifier() else None
+            if typed is not None:
+                target, _ = self.member(typed[1], typed[2], name)
+                if target is not None:
+                    return [(target, INFERRED, 0.85)]
+            if receiver[:1].isupper() and receiver.isidentifier():
+                # `Foo.bar()` with `Foo` visible without an import (same package, included file): a guessed
+                # class, so the member is a guess too.
+                classes = self._guess(path, rec, spec, receiver, methods=False)
+                if len(classes) == 1:
+                    target = self._attribute(classes[0][0], name)
+                    if target is not None and target[0] == "def":
+                        return [(target, INFERRED, min(classes[0][2], 0.8))]
+        return self._guess(path, rec, spec, name, methods=True, scope=scope)
+
+    def _typed_receiver(self, path, rec, spec, scope: int, variable: str) -> tuple | None:
+        """The class a local variable was constructed from or annotated with, looking outwards from `scope`."""
+        current = scope
+        while True:
+            type_expr = self._typed.get((current, variable))
+            if type_expr:
+                target = self._resolve_dotted(path, rec, spec, current, type_expr, False)
+                if (
+                    target is not None
+                    and target[0] == "def"
+                    and self.records[target[1]].defs[target[2]].kind in CLASS_LIKE
+                ):
+                    return target
+                return None
+            if current < 0:
+                return None
+            current = rec.defs[current].parent
+
+    def _enclosing_class(self, rec: FileRecord, scope: int) -> int:
+        while scope >= 0:
+            if rec.defs[scope].kind in CLASS_LIKE:
+                return scope
+            scope = rec.defs[scope].parent
+        return -1
+
+    def _resolve_dotted(self, path, rec, spec, scope, dotted: str, skip_first: bool) -> tuple | None:
+        parts = dotted.replace("::", ".").replace("->", ".").split(".")
+        head = parts[0]
+        target = self.lookup(path, rec, scope, head, spec, skip_first=skip_first)
+        if target is None:
+            return None
+        for part in parts[1:]:
+            if target[0] in ("external", "unresolved"):
+                return target
+            target = self._attribute(target, part)
+            if target is None:
+                return None
+        return target
+
+    def _attribute(self, container: tuple, name: str) -> tuple | None:
+        if container[0] == "module":
+            return self.module_attr(container[1], name)
+        if container[0] == "dir":
+            for file in sorted(self.dir_files.get(container[1], ())):
+                index = self.children.get(file, {}).get(-1, {}).get(name)
+                if index is not None:
+                    return ("def", file, index)
+            return None
+        if container[0] == "def":
+            d = self.records[container[1]].defs[container[2]]
+            if d.kind in CLASS_LIKE or d.kind == "module":
+                target, _ = self.member(container[1], container[2], name)
+                if (
+                    target is None
+                    and d.kind == "class"
+                    and name in self.specs[self.records[container[1]].lang].constructors
+                ):
+                    return container  # Ruby `Foo.new`: the class itself
+                return target
+        return None
+
+    def _guess(self, path: str, rec: FileRecord, spec, name: str, methods: bool, scope: int = -1) -> list[tuple]:
+        group = spec.group
+        table = self.method_names if methods else self.top_names
+        candidates = table.get((group, name), ())
+        if scope >= 0:
+            # A call by name from inside the only candidate is far likelier another object's method.
+            candidates = [c for c in candidates if c != (path, scope)]
+        if not candidates:
+            return []
+        if spec.package_scope or not methods:
+            directory = posixpath.dirname(path)
+            same_dir = [c for c in candidates if posixpath.dirname(c[0]) == directory and c[0] != path]
+            if len(same_dir) == 1 and not methods:
+                confidence = EXTRACTED if spec.package_scope else INFERRED
+                return [(("def", *same_dir[0]), confidence, 1.0 if spec.package_scope else 0.9)]
+        visible = self.visible.get(path)
+        if visible:
+            hits = [c for c in candidates if c[0] in visible]
+            if len(hits) == 1:
+                return [(("def", *hits[0]), INFERRED, 0.8)]
+        if len(candidates) == 1:
+            return [(("def", *candidates[0]), INFERRED, 0.5)]
+        if len(candidates) <= MAX_AMBIGUOUS:
+            return [(("def", *c), AMBIGUOUS, 0.3) for c in sorted(candidates)]
+        return []
+
+
+def _package_name(module: str) -> str:
+    module = module.strip()
+    if module.startswith("@"):
+        return "/".join(module.split("/")[:2])
+    return module.split("/")[0] if "/" in module else module
+
+
+def resolve(records: dict[str, FileRecord], reuse: frozenset[str] = frozenset()) -> Resolver:
+    """Resolve all records; the returned resolver holds per-file nodes/edges, externals and counts."""
+    resolver = Resolver(records, reuse)
+    resolver.run()
+    return resolver

@@ -1,0 +1,205 @@
+"""Which files of a tree go into the graph, and which are skipped and why.
+
+Ignore rules are the user's own: every `.gitignore` (nested ones apply below their folder, deeper rules win),
+`.git/info/exclude` and `.skillboxignore` (gitignore syntax), matched by `pathspec`. On top of that, folders that
+are never source (VCS metadata, virtualenvs, dependency and build output) are pruned, vendored folders and huge
+or generated files are skipped and *reported*. Symlinked folders are followed once: a folder already visited (by
+device and inode) is never entered again, so link loops end.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from skillbox.graph.languages import for_path
+
+if TYPE_CHECKING:
+    import pathspec
+
+DOC_EXTENSIONS = {".md": "markdown", ".markdown": "markdown", ".rst": "rst"}
+IGNORE_FILES = (".gitignore", ".skillboxignore")
+# Never source code: pruned without a word.
+NOISE_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "node_modules",
+        "__pycache__",
+        ".venv",
+        "venv",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".eggs",
+        "site-packages",
+        ".next",
+        ".nuxt",
+        ".gradle",
+        ".idea",
+        ".vscode",
+        "skillbox-out",
+        "graphify-out",
+    }
+)
+# Someone else's code or build output: skipped and counted.
+VENDORED_DIRS = frozenset({"vendor", "vendors", "third_party", "thirdparty", "3rdparty", "bower_components"})
+BUILD_DIRS = frozenset({"dist", "build", "target", "out", "coverage", "htmlcov", "_build"})
+GENERATED_SUFFIXES = (".min.js", ".min.css", ".min.mjs", "_pb2.py", "_pb2_grpc.py", ".pb.go", ".bundle.js", ".map")
+DEFAULT_MAX_BYTES = 1_000_000
+
+
+@dataclass
+class WalkResult:
+    files: list[tuple[str, str, int, int]] = field(default_factory=list)  # (rel path, language, size, mtime_ns)
+    skipped: dict[str, list[str]] = field(default_factory=dict)  # reason -> rel paths
+
+    def skip(self, reason: str, rel: str) -> None:
+        self.skipped.setdefault(reason, []).append(rel)
+
+
+def language_of(rel: str) -> str | None:
+    dot = rel.rfind(".")
+    if dot < 0:
+        return None
+    doc = DOC_EXTENSIONS.get(rel[dot:].lower())
+    if doc:
+        return doc
+    spec = for_path(rel)
+    return spec.name if spec else None
+
+
+def _load_spec(directory: str, present: list[str]) -> pathspec.GitIgnoreSpec | None:
+    lines: list[str] = []
+    for name in present:
+        try:
+            with open(os.path.join(directory, name), encoding="utf-8", errors="replace") as handle:
+                lines.extend(handle.read().splitlines())
+        except OSError:
+            continue
+    return _compile(lines) if lines else None
+
+
+def _compile(lines: list[str]) -> pathspec.GitIgnoreSpec:
+    import pathspec  # only when a tree has ignore files: it is most of the no-change build's import time
+
+    return pathspec.GitIgnoreSpec.from_lines(lines)
+
+
+def _ignored(specs: list[tuple[str, pathspec.GitIgnoreSpec]], rel: str, is_dir: bool) -> bool:
+    decision = None
+    for base, spec in specs:
+        sub = rel[len(base) + 1 :] if base else rel
+        if is_dir:
+            sub += "/"
+        result = spec.check_file(sub).include
+        if result is not None:
+            decision = result
+    return bool(decision)
+
+
+def walk_tree(root: Path, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[Path, ...] = ()) -> WalkResult:
+    result = WalkResult()
+    root_str = os.path.abspath(root)
+    excluded = set()
+    for path in exclude:
+        try:
+            st = os.stat(path)
+            excluded.add((st.st_dev, st.st_ino))
+        except OSError:
+            pass
+    visited: set[tuple[int, int]] = set()
+    root_specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []
+    info_exclude = _load_info_exclude(root_str)
+    if info_exclude is not None:
+        root_specs.append(("", info_exclude))
+
+    def visit(abs_dir: str, rel_dir: str, specs: list) -> None:
+        try:
+            st = os.stat(abs_dir)
+        except OSError:
+            result.skip("unreadable", rel_dir or ".")
+            return
+        key = (st.st_dev, st.st_ino)
+        if key in visited or key in excluded:
+            return  # a symlink loop, a second link to the same folder, or the output folder
+        visited.add(key)
+        try:
+            with os.scandir(abs_dir) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            result.skip("unreadable", rel_dir or ".")
+            return
+        present = [e.name for e in entries if e.name in IGNORE_FILES]
+        if present:
+            own = _load_spec(abs_dir, present)
+            if own is not None:
+                specs = [*specs, (rel_dir, own)]
+        for entry in entries:
+            name = entry.name
+            rel = f"{rel_dir}/{name}" if rel_dir else name
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                continue
+            if is_dir:
+                if entry.is_symlink():
+                    linked.append((entry.path, rel, specs))
+                    continue
+                if name in NOISE_DIRS or _ignored(specs, rel, True):
+                    continue
+                if name in VENDORED_DIRS:
+                    result.skip("vendored", rel + "/")
+                    continue
+                if name in BUILD_DIRS and rel_dir == "":
+                    result.skip("build_output", rel + "/")
+                    continue
+                visit(entry.path, rel, specs)
+                continue
+            lang = language_of(name)
+            if lang is None or _ignored(specs, rel, False):
+                continue
+            if name.endswith(GENERATED_SUFFIXES):
+                result.skip("generated", rel)
+                continue
+            try:
+                st = entry.stat()
+            except OSError:
+                result.skip("unreadable", rel)
+                continue
+            if not stat.S_ISREG(st.st_mode):
+                continue
+            if st.st_size > max_bytes:
+                result.skip("too_large", rel)
+                continue
+            result.files.append((rel, lang, st.st_size, st.st_mtime_ns))
+
+    # Real folders first, symlinked ones afterwards: a link never claims files under its own name while the
+    # real folder is in the tree, and a folder reached twice is entered once.
+    linked: list[tuple[str, str, list]] = []
+    visit(root_str, "", root_specs)
+    while linked:
+        abs_dir, rel, specs = linked.pop(0)
+        name = rel.rsplit("/", 1)[-1]
+        if name in NOISE_DIRS or name in VENDORED_DIRS or _ignored(specs, rel, True):
+            continue
+        visit(abs_dir, rel, specs)
+    result.files.sort()
+    for paths in result.skipped.values():
+        paths.sort()
+    return result
+
+
+def _load_info_exclude(root: str) -> pathspec.GitIgnoreSpec | None:
+    try:
+        with open(os.path.join(root, ".git", "info", "exclude"), encoding="utf-8", errors="replace") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return None
+    return _compile(lines) if any(line.strip() for line in lines) else None

@@ -1,0 +1,76 @@
+"""Extraction of one batch of files, run in a worker process (or in-process for a handful of files).
+
+A worker reads, hashes and extracts; it returns each record already sealed for the cache pack (bytes pickle
+cheaply across the process boundary, and the parent stores them without re-serialising). Trees never leave it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from skillbox.graph.cache import content_key, language_epoch, seal
+from skillbox.graph.records import interface_of, to_plain
+
+BINARY_PROBE = 8192
+# A comment near the top that says so: Go's "Code generated ... DO NOT EDIT.", "@generated", "auto-generated".
+GENERATED = re.compile(
+    rb"(?mi)^\s*(?://|#|/\*+|\*|--|<!--)\s*(?:code generated\b.*do not edit|@generated\b|"
+    rb"(?:this file (?:is|was) )?(?:automatically |auto-?)generated\b)"
+)
+
+
+def classify(data: bytes) -> str | None:
+    """A reason to skip content that is not hand-written source, or None."""
+    if b"\0" in data[:BINARY_PROBE]:
+        return "binary"
+    if GENERATED.search(data[:600]):
+        return "generated"
+    return None
+
+
+def extract_bytes(data: bytes, lang: str):
+    """(record or None, skip reason or None) for one file's bytes."""
+    reason = classify(data)
+    if reason:
+        return None, reason
+    if lang == "markdown":
+        from skillbox.graph.docs import extract_markdown
+
+        record = extract_markdown(data)
+    elif lang == "rst":
+        from skillbox.graph.docs import extract_rst
+
+        record = extract_rst(data)
+    else:
+        from skillbox.graph.extract import extract_source
+        from skillbox.graph.languages import by_name
+
+        record = extract_source(data, by_name()[lang])
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        record = record._replace(encoding_errors=1)
+    return record._replace(interface=interface_of(record)), None
+
+
+def extract_batch(root: str, known: dict[str, bytes], batch: list[tuple[str, str]]) -> list[tuple]:
+    """[(rel, lang)] -> [(rel, key, sealed entry or None)]; `known` maps keys the cache already holds to None.
+
+    A file whose content key is already cached (a touched file, a copy of another file) is not re-extracted.
+    """
+    out = []
+    for rel, lang in batch:
+        try:
+            with open(os.path.join(root, rel), "rb") as handle:
+                data = handle.read()
+        except OSError:
+            out.append((rel, None, None))
+            continue
+        key = f"{content_key(data)}-{language_epoch(lang)}"
+        if key in known:
+            out.append((rel, key, None))
+            continue
+        record, reason = extract_bytes(data, lang)
+        out.append((rel, key, seal((to_plain(record), reason))))
+    return out

@@ -1,0 +1,5 @@
+import { formatPrice } from './format.js';
+
+export function renderTotal(amount) {
+  return `<p>${formatPrice(amount)}</p>`;
+}

@@ -1,0 +1,3 @@
+export function formatPrice(amount) {
+  return amount.toFixed(2) + ' EUR';
+}
