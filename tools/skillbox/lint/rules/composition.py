@@ -717,10 +717,20 @@ def composition_file_too_large(doc: Document):
 
 
 def _stacking_context(doc: Document, element: Element) -> bool:
+    """Does the element create a stacking context (so a negative z-index child paints above its background)?"""
     for _sel, decl in _declarations(doc, element):
-        if decl.name == "isolation" and decl.value == "isolate":
+        name, value = decl.name, decl.value.strip().lower()
+        if (name == "isolation" and value == "isolate") or (name == "z-index" and value != "auto"):
             return True
-        if decl.name == "z-index" and decl.value not in ("auto",):
+        if name in ("transform", "filter", "perspective", "clip-path", "mask", "mask-image") and value != "none":
+            return True
+        if name == "opacity" and number(value) is not None and number(value) < 1:
+            return True
+        if name == "contain" and any(v in value for v in ("paint", "layout", "strict", "content")):
+            return True
+        if name == "will-change" and value not in ("auto", ""):
+            return True
+        if name == "mix-blend-mode" and value != "normal":
             return True
     return False
 
