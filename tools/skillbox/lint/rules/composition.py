@@ -722,15 +722,13 @@ def _stacking_context(doc: Document, element: Element) -> bool:
         name, value = decl.name, decl.value.strip().lower()
         if (name == "isolation" and value == "isolate") or (name == "z-index" and value != "auto"):
             return True
-        if name in ("transform", "filter", "perspective", "clip-path", "mask", "mask-image") and value != "none":
+        if name in ("transform", "filter") and value != "none":
             return True
         if name == "opacity" and number(value) is not None and number(value) < 1:
             return True
-        if name == "contain" and any(v in value for v in ("paint", "layout", "strict", "content")):
+        if name == "contain" and "paint" in value:
             return True
         if name == "will-change" and value not in ("auto", ""):
-            return True
-        if name == "mix-blend-mode" and value != "normal":
             return True
     return False
 
