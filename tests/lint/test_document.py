@@ -49,3 +49,10 @@ def test_inlined_vendor_library_is_not_linted_as_composition_code():
     html = html.replace('<script src="https://cdn.jsdelivr.net/npm/gsap@3.12.5/dist/gsap.min.js"></script>\n', "")
     findings = lint_document(parse_document(html.encode()))
     assert [f.code for f in findings] == []
+
+
+def test_google_fonts_import_counts_as_loaded():
+    css = '@import url("https://fonts.googleapis.com/css2?family=Press+Start+2P&display=swap");\n'
+    css += '#t { font-family: "Press Start 2P", monospace; }'
+    html = composition('<p id="t">x</p>', css=css)
+    assert lint_document(parse_document(html.encode())) == []

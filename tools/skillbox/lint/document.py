@@ -177,6 +177,11 @@ class Document:
         """Elements that render: not in <head>, not scripts/styles."""
         return [e for e in self.elements if e.tag not in NON_CONTENT_TAGS and not self.in_head(e)]
 
+    def is_inert(self, element: Element) -> bool:
+        """Inside a <template> that is not this file's own composition (a sub-composition file's template is
+        what gets mounted, so its content is live)."""
+        return element.in_template and not self.root_in_template
+
     def in_head(self, element: Element) -> bool:
         head = self.head
         return head is not None and head.start < element.start < head.end

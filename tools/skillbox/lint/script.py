@@ -295,9 +295,13 @@ def parse_script(text: str, start: int) -> ScriptModel:
                 selector = _dom_lookup(value, src)
                 if selector is not None:
                     model.element_vars[_text(name, src)] = selector
+            elif value is not None and name is not None and value.type == "string":
+                literal = _literal(value, src)
+                if isinstance(literal, str) and literal[:1] in ("#", ".", "["):
+                    model.element_vars[_text(name, src)] = literal  # `const sel = ".scan-line"`
         elif kind in ("string", "template_string"):
             model.strings.append(_value(node, src, start))
-        stack.extend(reversed(node.children))
+        stack.extend(reversed(node.named_children))
     for assignment in model.assignments:
         if _is_timeline_call(assignment.right.node, src):
             timeline_names.add(assignment.left)

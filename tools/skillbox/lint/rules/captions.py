@@ -9,7 +9,7 @@ from skillbox.lint.registry import Hit, rule
 from skillbox.lint.samples import comp
 
 G = "captions"
-CAPTION_NAME = re.compile(r"caption|subtitle", re.I)
+CAPTION_NAME = re.compile(r"caption", re.I)  # not "subtitle": charts and title cards have subtitles
 TRACK = '<div id="captions" class="clip" data-start="0" data-duration="4" data-track-index="5" ' \
     'data-track-kind="captions"><span id="w1" class="caption-word">Hello</span></div>'  # fmt: skip
 TRACK_IN = 'tl.from("#captions", { opacity: 0 }, 0);'

@@ -102,7 +102,7 @@ def _is_clip_candidate(doc: Document, element: Element) -> bool:
         and element.tag not in ("video", "audio", "img", "template", "script", "style")
         and "data-composition-id" not in element.attrs
         and "data-composition-src" not in element.attrs
-        and not element.in_template
+        and not doc.is_inert(element)
         and ("data-start" in element.attrs or "data-duration" in element.attrs)
     )
 
@@ -163,7 +163,7 @@ def duplicate_composition_id(doc: Document):
     seen: dict[str, Element] = {}
     for element in doc.elements:
         cid = element.attrs.get("data-composition-id")
-        if cid and not element.in_template:
+        if cid and not doc.is_inert(element):
             if cid in seen:
                 yield Hit(element.start, f'data-composition-id="{cid}" is also on {seen[cid].label()}', element)
             else:
@@ -235,7 +235,7 @@ def _track_clips(doc: Document):
     tracks: dict[tuple[int, str], list[Element]] = {}
     for element in doc.elements:
         track = element.attrs.get("data-track-index")
-        if track is None or element is doc.root or element.in_template:
+        if track is None or element is doc.root or doc.is_inert(element):
             continue
         scope = next((a for a in element.ancestors() if "data-composition-id" in a.attrs), None)
         key = (scope.index if scope is not None else -1, track.strip())
@@ -628,13 +628,9 @@ def missing_data_no_timeline(doc: Document):
     root = doc.root
     if root is None or doc.is_subcomposition or doc.root_in_template or "data-composition-id" not in root.attrs:
         return
-    if (
-        "data-no-timeline" in root.attrs
-        or _uses_gsap(doc)
-        or any(m.registrations or m.registry_inits for m in doc.script_models)
-    ):
-        return
-    if any("__timelines" in s.text for s in doc.scripts):
+    if "data-no-timeline" in root.attrs or _uses_gsap(doc) or any(m.registrations for m in doc.script_models):
+        return  # an init (`window.__timelines = window.__timelines || {}`) alone registers nothing
+    if any("__timelines" in s.text for s in doc.scripts if s.model is None and s.src is None):
         return
     yield Hit(root.start, f"{root.label()} registers no timeline and has no data-no-timeline", root, fix=root)
 
@@ -721,10 +717,18 @@ def composition_file_too_large(doc: Document):
 
 
 def _stacking_context(doc: Document, element: Element) -> bool:
+    """Does the element create a stacking context (so a negative z-index child paints above its background)?"""
     for _sel, decl in _declarations(doc, element):
-        if decl.name == "isolation" and decl.value == "isolate":
+        name, value = decl.name, decl.value.strip().lower()
+        if (name == "isolation" and value == "isolate") or (name == "z-index" and value != "auto"):
             return True
-        if decl.name == "z-index" and decl.value not in ("auto",):
+        if name in ("transform", "filter") and value != "none":
+            return True
+        if name == "opacity" and number(value) is not None and number(value) < 1:
+            return True
+        if name == "contain" and "paint" in value:
+            return True
+        if name == "will-change" and value not in ("auto", ""):
             return True
     return False
 

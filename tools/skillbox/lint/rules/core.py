@@ -435,7 +435,7 @@ assembled page, including inline SVG `<defs>`. (Duplicate ids on two media eleme
 def duplicate_id(doc: Document):
     seen: dict[str, list] = {}
     for element in doc.elements:
-        if element.id and not element.in_template:
+        if element.id and not doc.is_inert(element):
             seen.setdefault(element.id, []).append(element)
     for ident, elements in seen.items():
         if len(elements) < 2 or all(e.tag in ("video", "audio") for e in elements):

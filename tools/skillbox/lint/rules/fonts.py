@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import unquote
 
 from skillbox.lint.document import Document
 from skillbox.lint.registry import Hit, rule
@@ -31,6 +32,7 @@ SYSTEM_ALIASED = {
     "sf pro display", "sf pro text", "calibri", "cambria",
 }  # fmt: skip
 TITLE = '<h1 id="title">Hello</h1>'
+GOOGLE_FONTS_URL = re.compile(r"""https?://fonts\.googleapis\.com/[^"')\s;]+""")
 # `font: [style] [weight] SIZE[/LINE-HEIGHT] FAMILY, ...` — the family list follows the size.
 FONT_SHORTHAND = re.compile(r"(?:^|\s)[\d.]+(?:px|em|rem|pt|%|vw|vh|vmin|vmax|ex|ch)(?:\s*/\s*[\w.%]+)?\s+(.+)$")
 
@@ -52,11 +54,12 @@ def _font_declarations(doc: Document):
 
 def _loaded_families(doc: Document) -> set[str]:
     loaded = {f for style in doc.styles for f in style.sheet.font_faces}
-    for element in doc.elements:
-        href = element.attrs.get("href", "")
-        if element.tag == "link" and "fonts.googleapis.com" in href:
-            for part in href.split("family=")[1:]:
-                loaded.add(part.split(":")[0].split("&")[0].replace("+", " ").lower())
+    urls = [e.attrs.get("href", "") for e in doc.elements if e.tag == "link"]
+    urls += [m.group(0) for style in doc.styles for m in GOOGLE_FONTS_URL.finditer(style.text)]  # @import
+    for url in urls:
+        if "fonts.googleapis.com" in url:
+            for part in url.split("family=")[1:]:
+                loaded.add(unquote(part.split(":")[0].split("&")[0]).replace("+", " ").lower())
     return loaded
 
 
