@@ -111,3 +111,14 @@ def test_skillbox_venv_overrides_the_location(unbuildable_plugin, launcher, tmp_
     proc = run_python(launcher, unbuildable_plugin, SKILLBOX_VENV=str(tmp_path / "elsewhere"))
     assert proc.stdout == f"{RAN}\n"
     assert not launcher.venv.exists()
+
+
+def test_cli_sees_the_plugin_root_even_from_the_agents_shell(unbuildable_plugin, launcher, venv, tmp_path):
+    """The Bash tool has no CLAUDE_PLUGIN_ROOT; `skillbox doctor`/`tour` need it to find skills and manifests."""
+    show = "import os; print(os.path.realpath(os.environ['CLAUDE_PLUGIN_ROOT']))"
+    proc = launcher.run(unbuildable_plugin, "-c", show, script="skillbox-python", CLAUDE_PLUGIN_ROOT=None)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == os.path.realpath(unbuildable_plugin)
+    # A root Claude Code already set wins.
+    proc = launcher.run(unbuildable_plugin, "-c", show, script="skillbox-python", CLAUDE_PLUGIN_ROOT=str(tmp_path))
+    assert proc.stdout.strip() == os.path.realpath(tmp_path)
