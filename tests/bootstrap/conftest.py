@@ -83,6 +83,7 @@ def fake_ready_venv(venv: Path, plugin: Path) -> Path:
         checksum = subprocess.run(["cksum"], stdin=pyproject, capture_output=True, text=True, check=True).stdout
     version = json.loads((plugin / ".claude-plugin" / "plugin.json").read_text())["version"]
     (venv / ".skillbox-stamp").write_text(f"skillbox {version} pyproject {checksum.strip()}\n")
+    (venv / ".skillbox-owned").touch()
     return venv
 
 

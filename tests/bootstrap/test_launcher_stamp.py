@@ -122,3 +122,14 @@ def test_cli_sees_the_plugin_root_even_from_the_agents_shell(unbuildable_plugin,
     # A root Claude Code already set wins.
     proc = launcher.run(unbuildable_plugin, "-c", show, script="skillbox-python", CLAUDE_PLUGIN_ROOT=str(tmp_path))
     assert proc.stdout.strip() == os.path.realpath(tmp_path)
+
+
+def test_a_venv_skillbox_did_not_create_is_never_deleted(unbuildable_plugin, launcher, tmp_path):
+    """SKILLBOX_VENV pointed at someone's own virtualenv: no stamp, so not ready, but not ours to wipe either."""
+    foreign = tmp_path / "my-venv"
+    (foreign / "bin").mkdir(parents=True)
+    (foreign / "bin" / "precious").write_text("keep me\n")
+    proc = launcher.run(unbuildable_plugin, "--bootstrap", SKILLBOX_VENV=str(foreign))
+    assert proc.returncode != 0
+    assert (foreign / "bin" / "precious").read_text() == "keep me\n"
+    assert "skillbox did not create it" in (tmp_path / "my-venv.log").read_text()
