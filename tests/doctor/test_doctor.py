@@ -132,9 +132,12 @@ def test_stamp_matches_what_the_launcher_writes(tmp_path: Path):
     """Build the launcher's venv stamp the launcher's own way (its shell function) and compare."""
     repo = Path(__file__).resolve().parents[2]
     launcher = (repo / "bin" / "skillbox").read_text()
-    function = re.search(r"^sb_expected_stamp\(\) \{\n.*?^\}\n", launcher, re.MULTILINE | re.DOTALL)
-    assert function, "bin/skillbox no longer defines sb_expected_stamp(); update doctor.expected_stamp to match"
-    script = f'sb_root="{repo}"\n{function.group(0)}sb_expected_stamp\nprintf "%s" "$sb_want"\n'
+    functions = ""
+    for name in ("sb_read_version", "sb_expected_stamp"):
+        function = re.search(rf"^{name}\(\) \{{\n.*?^\}}\n", launcher, re.MULTILINE | re.DOTALL)
+        assert function, f"bin/skillbox no longer defines {name}(); update doctor.expected_stamp to match"
+        functions += function.group(0)
+    script = f'sb_root="{repo}"\n{functions}sb_expected_stamp\nprintf "%s" "$sb_want"\n'
     launcher_says = subprocess.run(["sh", "-c", script], capture_output=True, text=True, check=True).stdout
     assert doctor.expected_stamp(repo) == launcher_says
     venv = tmp_path / "data" / "venv"
@@ -165,7 +168,7 @@ def test_venv_location_follows_the_launcher(monkeypatch, tmp_path: Path):
         ({"Stop": [{"hooks": [handler(timeout=0)]}]}, "fail", "timeout 0"),
         ({"Stop": [{"hooks": [handler(timeout="5")]}]}, "fail", "timeout '5'"),
         ({"Stop": [{"hooks": [handler(timeout=None)]}]}, "warn", "no timeout"),
-        ({"Stop": [{"hooks": [handler(args=["mem", "hook", "stop"])]}]}, "fail", "has no command 'mem'"),
+        ({"Stop": [{"hooks": [handler(args=["memory", "hook", "stop"])]}]}, "fail", "has no command 'memory'"),
         ({"Stop": [{"matcher": "*"}]}, "fail", 'needs a "hooks" list'),
         (
             {"Stop": [{"hooks": [handler(args=None, command="${CLAUDE_PLUGIN_ROOT}/bin/skillbox --version")]}]},

@@ -10,12 +10,15 @@ Reusable by every area's end-to-end tests:
 - `plugin_venv`: the launcher's venv, built ONCE per session by the installed copy's `bin/skillbox` from an empty
   environment (several concurrent first calls, as hooks would make them).
 - `plugin_home`: `installed_plugin` with that venv linked into the plugin's data folder, so `claude -p` sessions
-  that fire skillbox hooks start warm instead of each building their own venv.
+  that fire skillbox hooks start warm instead of each building their own venv. `fresh_plugin_home`: the same in
+  a new HOME per test (its own plugin data folder, so its own memory database).
 - `fake_api` + `run_session(prompt, home=, cwd=)`: real `claude -p` sessions offline, against a scripted Messages API
   on loopback (`fake_api.script(ToolUse("Read", {...}), Text("Done."))`; `fake_api.message_requests()` shows what
   reached the model, hook context included).
 
-Only a missing `npm` skips these tests; a failing install is a failure.
+Helpers are imported by package path (`from tests.e2e.fake_api import Text, ToolUse`,
+`from tests.e2e.claude_harness import install_plugin`). Only a missing `npm` skips these tests; a failing install
+is a failure.
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from claude_harness import (
+
+from tests.e2e.claude_harness import (
     CACHE,
     CLAUDE_CODE_VERSION,
     CONCURRENT_FIRST_CALLS,
@@ -37,7 +41,7 @@ from claude_harness import (
     install_claude_code,
     install_plugin,
 )
-from fake_api import start_fake_api
+from tests.e2e.fake_api import start_fake_api
 
 
 def pytest_collection_modifyitems(items):
@@ -119,16 +123,29 @@ def plugin_venv(installed_plugin, tmp_path_factory) -> BuiltVenv:
     return BuiltVenv(launcher_env, first_calls)
 
 
-@pytest.fixture(scope="session")
-def plugin_home(installed_plugin, plugin_venv) -> InstalledPlugin:
-    """The installed plugin with the session's venv linked into its data folder: hooks in `claude -p` start warm."""
-    venv = plugin_venv.launcher_env.venv
-    assert (venv / ".skillbox-stamp").exists(), "the session venv was not built; see the test_bootstrap failures"
-    installed_plugin.data_dir.mkdir(parents=True, exist_ok=True)
-    link = installed_plugin.data_dir / "venv"
+def link_venv(plugin: InstalledPlugin, built: BuiltVenv) -> InstalledPlugin:
+    venv = built.launcher_env.venv
+    assert (venv / ".skillbox-stamp").exists(), "the session venv was not built; see test_launcher_installed.py"
+    plugin.data_dir.mkdir(parents=True, exist_ok=True)
+    link = plugin.data_dir / "venv"
     if not link.exists():
         link.symlink_to(venv, target_is_directory=True)
-    return installed_plugin
+    return plugin
+
+
+@pytest.fixture(scope="session")
+def plugin_home(installed_plugin, plugin_venv) -> InstalledPlugin:
+    """The installed plugin with the session's venv linked into its data folder: hooks in `claude -p` start warm.
+
+    Shared by the whole session (so is its data folder, memory database included); see `fresh_plugin_home`.
+    """
+    return link_venv(installed_plugin, plugin_venv)
+
+
+@pytest.fixture
+def fresh_plugin_home(run_claude, plugin_source, plugin_venv, tmp_path) -> InstalledPlugin:
+    """Like `plugin_home`, but a new HOME (and so an empty plugin data folder) for this test alone; about 1 s."""
+    return link_venv(install_plugin(run_claude, tmp_path / "home", plugin_source), plugin_venv)
 
 
 # ---- real `claude -p` sessions against a fake Messages API ---------------------------------------------------

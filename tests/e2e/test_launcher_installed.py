@@ -12,7 +12,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from claude_harness import REPO, LauncherEnv
+from tests.e2e.claude_harness import REPO, LauncherEnv
 
 PLUGIN_VERSION = json.loads((REPO / ".claude-plugin" / "plugin.json").read_text())["version"]
 
@@ -117,19 +117,30 @@ def test_python_missing_is_one_actionable_line(installed_plugin, tmp_path):
     assert not env.venv.exists()
 
 
-def test_venv_with_python_deleted_is_rebuilt_past_a_stale_lock(plugin_venv, installed_plugin):
-    """Corrupt venv + a lock left by a dead process, with the portable mkdir lock (no flock): still one rebuild."""
+def test_venv_with_python_deleted_is_rebuilt_past_a_stale_lock_and_a_failing_uv(
+    plugin_venv, installed_plugin, tmp_path
+):
+    """Corrupt venv + a lock left by a dead process (portable mkdir lock, no flock) + a `uv` that cannot install:
+    still exactly one rebuild, through the venv + pip fallback."""
     env = plugin_venv.launcher_env
     builds = env.builds()
     (env.venv / "bin" / "python").unlink()
     lockdir = Path(f"{env.venv}.lock.d")
     lockdir.mkdir()
     (lockdir / "pid").write_text(f"{dead_pid()}\n")
-    run = env.run(installed_plugin.install_path / "bin" / "skillbox", "--version", SKILLBOX_NO_FLOCK="1")
+    fake_uv = tmp_path / "fake-uv"
+    fake_uv.mkdir()
+    (fake_uv / "uv").write_text("#!/bin/sh\necho 'fake uv: cannot reach the index' >&2\nexit 2\n")
+    (fake_uv / "uv").chmod(0o755)
+    path = f"{fake_uv}:{env.env()['PATH']}"
+    run = env.run(
+        installed_plugin.install_path / "bin" / "skillbox", "--version", env=env.env(SKILLBOX_NO_FLOCK="1", PATH=path)
+    )
     assert run.returncode == 0, run.stderr + log_tail(env)
     assert run.stdout == f"skillbox {package_version(REPO)}\n"
     assert env.builds() == builds + 1
     assert "removed stale lock" in env.log.read_text()
+    assert "uv failed (exit 2); retrying with venv + pip" in env.log.read_text()
     assert (env.venv / "bin" / "python").exists()
     assert not lockdir.exists()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from claude_harness import PLUGIN_ID, REPO, copy_tracked_files
+from tests.e2e.claude_harness import PLUGIN_ID, REPO, copy_tracked_files
 
 
 def test_validate_strict_passes(run_claude, plugin_source, tmp_path):

@@ -9,7 +9,8 @@ import json
 import subprocess
 import time
 
-from claude_harness import install_plugin
+from tests.e2e.claude_harness import install_plugin
+from tests.e2e.fake_api import Text, ToolUse
 
 
 def test_session_start_hook_builds_the_venv_in_the_background(
@@ -26,7 +27,7 @@ def test_session_start_hook_builds_the_venv_in_the_background(
     assert "Done." in session.stdout
     assert fake_api.message_requests(), "the session never reached the (fake) model"
     # the hook prints nothing the model could see (stdout of a SessionStart hook would become context)
-    assert "installing into" not in json.dumps(fake_api.message_requests())
+    assert "Python environment" not in json.dumps(fake_api.message_requests())
     assert session_seconds < 30, "the session waited for the venv build instead of leaving it in the background"
 
     venv = plugin.data_dir / "venv"
@@ -39,3 +40,18 @@ def test_session_start_hook_builds_the_venv_in_the_background(
         [str(venv / "bin" / "python"), "-P", "-m", "skillbox", "--version"], capture_output=True, text=True
     )
     assert version.returncode == 0 and version.stdout.startswith("skillbox "), version.stderr
+
+
+def test_fresh_plugin_home_runs_a_warm_session_with_a_tool_call(run_session, fake_api, fresh_plugin_home, tmp_path):
+    """The harness other areas build on: a session that reads a file, with the plugin's hooks ready at once."""
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "note.txt").write_text("the answer is 42\n")
+    fake_api.script(ToolUse("Read", {"file_path": str(project / "note.txt")}), Text("It says 42."))
+    session = run_session("read note.txt", home=fresh_plugin_home.home, cwd=project, args=("--allowedTools", "Read"))
+    assert session.returncode == 0, session.stderr
+    assert "It says 42." in session.stdout
+    # the tool result went back to the model in the second request
+    assert "the answer is 42" in json.dumps(fake_api.message_requests()[-1]["messages"])
+    # warm: no build was started by the SessionStart hook
+    assert not (fresh_plugin_home.data_dir / "venv.log").exists()

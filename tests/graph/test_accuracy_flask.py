@@ -13,9 +13,9 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from conftest import read_graph
 
 from skillbox.graph.build import build_graph
+from tests.graph.conftest import read_graph
 
 
 @pytest.fixture(scope="session")

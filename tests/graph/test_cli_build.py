@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 from click.testing import CliRunner
-from conftest import write_tree
 
 from skillbox.cli.root import cli
+from tests.graph.conftest import write_tree
 
 
 def test_build_prints_one_line_summary_and_writes_graph(tmp_path):

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from conftest import read_graph
-
 from skillbox.graph.build import build_graph
 from skillbox.graph.docs import extract_markdown, extract_rst
+from tests.graph.conftest import read_graph
 
 MD = """# Guide
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from conftest import read_graph
-
 from skillbox.graph.build import build_graph
+from tests.graph.conftest import read_graph
 
 PKG = {
     "pkg/__init__.py": '"""The package."""\nfrom .helpers import url_for\nfrom .app import App\n',

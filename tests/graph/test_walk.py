@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import os
 
-from conftest import read_graph, write_tree
-
 from skillbox.graph.build import build_graph
 from skillbox.graph.walk import walk_tree
+from tests.graph.conftest import read_graph, write_tree
 
 
 def test_gitignore_nested_and_skillboxignore(tmp_path):

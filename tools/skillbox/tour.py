@@ -18,6 +18,9 @@ from pathlib import Path
 TOUR_STEPS: dict[str, str] = {
     "skills": "skillbox.skills.tour:run",
     "graph": "skillbox.graph.tour:run",
+    "lint": "skillbox.lint.tour:run",
+    "mem": "skillbox.mem.tour:run",
+    "paper": "skillbox.skills.paper_tour:run",
 }
 
 

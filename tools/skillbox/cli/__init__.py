@@ -10,7 +10,9 @@ from __future__ import annotations
 import sys
 
 # argv prefix -> "module:function(argv_rest) -> int". Checked before click is imported.
-FAST_PATHS: dict[tuple[str, ...], str] = {}
+FAST_PATHS: dict[tuple[str, ...], str] = {
+    ("mem", "hook"): "skillbox.mem.hook:main",
+}
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -13,6 +13,13 @@ from skillbox.cli.root import LazyGroup
 # name -> "module:attribute"; add a subcommand by adding a line.
 GRAPH_COMMANDS: dict[str, str] = {
     "build": "skillbox.cli.graph_build:build",
+    "query": "skillbox.cli.graph_query:query_command",
+    "path": "skillbox.cli.graph_path:path_command",
+    "explain": "skillbox.cli.graph_explain:explain_command",
+    "affected": "skillbox.cli.graph_affected:affected_command",
+    "mcp": "skillbox.cli.graph_mcp:mcp_command",
+    "export": "skillbox.cli.graph_export:export_command",
+    "report": "skillbox.cli.graph_report:report_command",
 }
 
 

@@ -23,6 +23,8 @@ from skillbox.errors import SkillboxError
 COMMANDS: dict[str, str] = {
     "doctor": "skillbox.cli.doctor:doctor",
     "graph": "skillbox.cli.graph:graph",
+    "lint": "skillbox.cli.lint:lint",
+    "mem": "skillbox.cli.mem:mem",
     "skills": "skillbox.cli.skills:skills",
     "tour": "skillbox.cli.tour:tour",
 }

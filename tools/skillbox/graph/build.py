@@ -103,6 +103,7 @@ def build_graph(
         summary = dict(index["summary"])
         summary["up_to_date"] = True
         summary["cache"] = {"hits": len(walked.files), "misses": 0, "corrupt": 0}
+        _refresh_use_outputs(graph_path, root, seconds)
         seconds["total"] = time.perf_counter() - started
         summary["seconds"] = _rounded(seconds)
         return BuildResult(root, out, graph_path, summary)
@@ -172,6 +173,7 @@ def build_graph(
         summary = dict(index["summary"])
         summary["up_to_date"] = True
         summary["cache"] = {"hits": counts["hits"], "misses": counts["misses"], "corrupt": counts["corrupt"]}
+        _refresh_use_outputs(graph_path, root, seconds)
         seconds["total"] = time.perf_counter() - started
         summary["seconds"] = _rounded(seconds)
         if entries.keys() != pack.keys() or counts["corrupt"]:
@@ -230,6 +232,12 @@ def build_graph(
     )
     seconds["write"] = time.perf_counter() - mark
 
+    # What people and agents read: communities.json, GRAPH_REPORT.md, graph.html and the query index.
+    report("report", 0, 1)
+    from skillbox.graph.outputs import write_for_build
+
+    seconds.update(write_for_build(graph_path, root).seconds)
+
     stats = dict(resolver.stats)
     stats["unresolved_refs"] = sum(block[3] for block in blocks.values())
     summary = _summary(root, out, graph_path, records, [b[2] for b in blocks.values()] + [ext_counts], skipped, stats)
@@ -251,6 +259,15 @@ def build_graph(
     if counts["corrupt"] or entries.keys() != pack.keys():
         cache.save_pack(entries)
     return BuildResult(root, out, graph_path, summary)
+
+
+def _refresh_use_outputs(graph_path: Path, root: Path, seconds: dict[str, float]) -> None:
+    """An up-to-date graph whose report, viewer, communities or query index went missing gets them back."""
+    from skillbox.graph.outputs import refresh_for_build
+
+    use = refresh_for_build(graph_path, root)
+    if use is not None:
+        seconds.update(use.seconds)
 
 
 def _unchanged(files, previous: dict, index: dict, graph_path: Path) -> bool:

@@ -45,4 +45,34 @@ def run(workdir: Path) -> TourReport:
         f"{second.summary['nodes']} nodes"
     )
     ok = second.summary["nodes"] == s["nodes"] + 1 and cache["misses"] == 1
-    return TourReport("Code knowledge graph", lines, [first.graph_path], ok)
+    used, use_ok = _use_side(second.graph_path)
+    lines.extend(used)
+    out = second.graph_path.parent
+    outputs = [second.graph_path, out / "GRAPH_REPORT.md", out / "graph.html"]
+    return TourReport("Code knowledge graph", lines, outputs, ok and use_ok)
+
+
+def _use_side(graph_path: Path) -> tuple[list[str], bool]:
+    """What the build wrote for people and agents, and the answers an agent gets from it."""
+    from skillbox.graph.index import GraphIndex
+    from skillbox.graph.query import affected, explain, query
+
+    out = graph_path.parent
+    report = (out / "GRAPH_REPORT.md").read_text(encoding="utf-8")
+    communities = next((line for line in report.splitlines() if line.startswith("- Communities:")), "")
+    index = GraphIndex.open(graph_path)
+    try:
+        answer = query(index, "how is the cart total computed", budget=120)
+        what = explain(index, "with_tax")
+        blast = affected(index, "with_tax")
+    finally:
+        index.close()
+    lines = [
+        f"GRAPH_REPORT.md: {communities.removeprefix('- ')}",
+        f"graph.html: {(out / 'graph.html').stat().st_size // 1024} kB, one offline file (open it in a browser)",
+        f'skillbox graph query "how is the cart total computed" --budget 120 -> {answer["tokens"]} tokens:',
+        *[f"  {line}" for line in answer["lines"][:4]],
+        f"skillbox graph explain with_tax -> {what['text'].splitlines()[0]}",
+        f"skillbox graph affected with_tax -> {blast['text'].splitlines()[0]}",
+    ]
+    return lines, bool(answer["lines"]) and blast["count"] > 0

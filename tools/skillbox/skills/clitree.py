@@ -91,6 +91,10 @@ def check_command_line(
             if is_placeholder(token):
                 break
             sub = command.get_command(ctx, token)
+            default = getattr(command, "default_command", None)
+            if sub is None and default is not None:
+                # a group that routes non-command arguments to a default command (`skillbox lint PATH ...`)
+                sub, token, index = command.get_command(ctx, default), default, index - 1
             if sub is None:
                 known = ", ".join(command.list_commands(ctx)) or "none yet"
                 return [("command_unknown", f"`{where}` has no command '{token}' (commands: {known})")]

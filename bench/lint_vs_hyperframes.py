@@ -1,0 +1,202 @@
+"""Compare `skillbox lint` with the HyperFrames CLI linter (`hyperframes lint`, npm hyperframes@0.8.170).
+
+Agreement: over the corpus in tests/fixtures/lint/corpus/ (one project per folder), findings of the codes both
+linters define are matched per (project, file, code): "both" = min(ours, peer), the rest is "only us" / "only
+peer". Speed: one `skillbox lint` process over the whole corpus vs one peer CLI process per project (the peer
+accepts one project per run); plus the per-file in-process cost of parse + every rule (best of N runs per file,
+median over files).
+
+Setup (outside the repository):
+    mkdir -p ~/.cache/skillbox-bench/hyperframes && cd ~/.cache/skillbox-bench/hyperframes
+    npm init -y && npm install --ignore-scripts hyperframes@0.8.170
+Run: python bench/lint_vs_hyperframes.py [--corpus DIR] [--peer-dir DIR] [--repeat N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tools"))
+
+from skillbox.lint.document import parse_document  # noqa: E402
+from skillbox.lint.engine import composition_files, lint_document  # noqa: E402
+from skillbox.lint.registry import all_rules  # noqa: E402
+
+PEER_ENV = {"HYPERFRAMES_NO_TELEMETRY": "1", "DO_NOT_TRACK": "1", "HYPERFRAMES_NO_UPDATE_CHECK": "1", "CI": "1"}
+
+
+def peer_codes(peer_dir: Path) -> set[str]:
+    """Every finding code the peer's bundled linter can emit (string literals `code: "..."`)."""
+    import re
+
+    codes: set[str] = set()
+    for chunk in (peer_dir / "node_modules" / "hyperframes" / "dist").glob("*.js"):
+        text = chunk.read_text(encoding="utf-8", errors="replace")
+        if "lintHyperframeHtml" in text or "lintProject" in text:
+            codes |= set(re.findall(r'code: "([a-z0-9_]+)"', text))
+    return codes
+
+
+def run_peer(peer_dir: Path, project: Path) -> tuple[list[dict], float]:
+    cli = peer_dir / "node_modules" / "hyperframes" / "dist" / "cli.js"
+    started = time.perf_counter()
+    proc = subprocess.run(
+        ["node", str(cli), "lint", str(project), "--json", "--verbose"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **PEER_ENV},
+        cwd=peer_dir,
+    )
+    elapsed = time.perf_counter() - started
+    try:
+        data = json.loads(proc.stdout)
+    except json.JSONDecodeError:
+        return [{"code": "__peer_crash__", "file": str(project), "message": proc.stderr[-300:]}], elapsed
+    return data.get("findings", []), elapsed
+
+
+def run_ours(corpus: Path) -> tuple[list[dict], float]:
+    started = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-m", "skillbox", "lint", str(corpus), "--json"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO / "tools")},
+    )
+    elapsed = time.perf_counter() - started
+    return json.loads(proc.stdout)["findings"], elapsed
+
+
+def key_of(finding: dict, corpus: Path) -> tuple[str, str, str]:
+    path = Path(finding.get("file") or "")
+    if not path.is_absolute():
+        path = (Path.cwd() / path).resolve()
+    try:
+        rel = path.relative_to(corpus.resolve())
+        project, rest = rel.parts[0], "/".join(rel.parts[1:]) or "index.html"
+    except ValueError:
+        project, rest = "?", str(path)
+    return project, rest, finding["code"]
+
+
+def in_process_median(corpus: Path, repeat: int) -> tuple[float, float, int]:
+    files = []
+    for project in sorted(p for p in corpus.iterdir() if p.is_dir()):
+        if (project / "index.html").is_file():
+            files.append((project / "index.html", False))
+        files.extend((p, True) for p in composition_files(project))
+    sources = [(path.read_bytes(), sub, str(path)) for path, sub in files]
+    for source, sub, name in sources:  # warm-up: imports, grammar loading
+        lint_document(parse_document(source, name, is_subcomposition=sub))
+    per_file = []
+    for source, sub, name in sources:
+        times = []
+        for _ in range(repeat):
+            started = time.perf_counter()
+            lint_document(parse_document(source, name, is_subcomposition=sub))
+            times.append(time.perf_counter() - started)
+        per_file.append(min(times))  # best of N: the machine is shared, slower runs measure other load
+    return statistics.median(per_file) * 1000, max(per_file) * 1000, len(sources)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--corpus", type=Path, default=REPO / "tests" / "fixtures" / "lint" / "corpus")
+    parser.add_argument("--peer-dir", type=Path, default=Path.home() / ".cache" / "skillbox-bench" / "hyperframes")
+    parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--out", type=Path, default=Path.home() / ".cache" / "skillbox-bench" / "lint-compare.json")
+    args = parser.parse_args()
+    corpus = args.corpus.resolve()
+    projects = sorted(p for p in corpus.iterdir() if p.is_dir())
+
+    peer_findings: list[dict] = []
+    peer_times = []
+    for project in projects:
+        findings, elapsed = run_peer(args.peer_dir, project)
+        real = str(project.resolve())
+        for finding in findings:  # project-level findings carry no file: they belong to the project's index.html
+            if "file" not in finding:
+                finding["_project_level"] = True
+                finding["file"] = str(project / "index.html")
+            if finding["file"].startswith(real):  # the peer reports resolved paths; map back through symlinks
+                finding["file"] = str(project) + finding["file"][len(real) :]
+        peer_findings.extend(findings)
+        peer_times.append(elapsed)
+    ours, ours_time = run_ours(corpus)
+
+    rules = all_rules()
+    peer_known = peer_codes(args.peer_dir)
+    shared = {code for code, r in rules.items() if r.peer_code}
+    missing_in_peer = sorted(c for c in shared if c not in peer_known)
+    # Codes the peer reports per project (no file): compare them per project, whichever file we attach them to.
+    per_project = {f["code"] for f in peer_findings if f.get("_project_level")}
+
+    def key(finding: dict) -> tuple[str, str, str]:
+        project, file, code = key_of(finding, corpus)
+        return (project, "*", code) if code in per_project else (project, file, code)
+
+    ours_count = Counter(key(f) for f in ours if f["code"] in shared)
+    peer_count = Counter(key(f) for f in peer_findings if f["code"] in shared)
+    rows: dict[str, list[int]] = {}
+    disagreements = []
+    for key in sorted(set(ours_count) | set(peer_count)):
+        both = min(ours_count[key], peer_count[key])
+        only_us, only_peer = ours_count[key] - both, peer_count[key] - both
+        row = rows.setdefault(key[2], [0, 0, 0])
+        row[0] += both
+        row[1] += only_us
+        row[2] += only_peer
+        if only_us or only_peer:
+            disagreements.append((key, only_us, only_peer))
+
+    total_both = sum(r[0] for r in rows.values())
+    total_peer = sum(r[0] + r[2] for r in rows.values())
+    total_us_only = sum(r[1] for r in rows.values())
+    print(f"## HyperFrames lint: skillbox vs hyperframes@0.8.170 ({len(projects)} projects)\n")
+    print("| code | both | only skillbox | only peer |")
+    print("|---|---:|---:|---:|")
+    for code in sorted(rows):
+        print(f"| `{code}` | {rows[code][0]} | {rows[code][1]} | {rows[code][2]} |")
+    reproduced = total_both / total_peer if total_peer else 1.0
+    print(f"| **total** | {total_both} | {total_us_only} | {total_peer - total_both} |\n")
+    print(f"Peer's shared-code findings reproduced: {total_both}/{total_peer} = {reproduced:.1%} (target >= 95%)\n")
+    if disagreements:
+        print("Disagreements (project / file / code: only skillbox, only peer):\n")
+        for (project, file, code), only_us, only_peer in disagreements:
+            print(f"- {project}/{file} `{code}`: +{only_us} skillbox, +{only_peer} peer")
+        print()
+    ours_only_codes = Counter(f["code"] for f in ours if f["code"] not in shared)
+    peer_only_codes = Counter(f["code"] for f in peer_findings if f["code"] not in shared)
+    if missing_in_peer:
+        print("Shared codes not found as literals in the peer bundle (built dynamically):", missing_in_peer)
+    print("Findings under codes only skillbox has:", dict(sorted(ours_only_codes.items())))
+    print("Findings under codes only the peer has:", dict(sorted(peer_only_codes.items())), "\n")
+
+    median_ms, max_ms, files = in_process_median(corpus, args.repeat)
+    peer_total = sum(peer_times)
+    print("| speed | skillbox | hyperframes | ratio |")
+    print("|---|---:|---:|---:|")
+    print(
+        f"| whole corpus, CLI ({len(projects)} projects) | {ours_time:.2f} s (1 process) | {peer_total:.2f} s "
+        f"({len(projects)} processes, {statistics.mean(peer_times):.2f} s each) | {peer_total / ours_time:.1f}x |"
+    )
+    print(
+        f"| per file in-process (parse + every rule), median over {files} files of best-of-{args.repeat} | "
+        f"{median_ms:.2f} ms (max {max_ms:.1f}) | — | target <= 5 ms |"
+    )
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps({"ours": ours, "peer": peer_findings}, indent=1))
+    print(f"\nraw findings: {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,89 @@
+"""`--fix` rewrites only the bytes a fix needs; `--fix --diff` shows the change and writes nothing."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from skillbox.cli.root import cli
+from skillbox.lint.fix import apply_edits, fix_paths
+from skillbox.lint.registry import Edit
+from skillbox.lint.samples import composition
+
+VIDEO = '<video id="v" src="https://cdn.skillbox.dev/clip.mp4" data-start="0" data-duration="4" data-track-index="0"'
+
+
+def broken() -> str:
+    body = (
+        f'{VIDEO} playsinline crossorigin="anonymous"></video>\n'
+        '<h1 id="t" data-start="0" data-layer="2" data-duration="2">Ünïcødé — title</h1>'
+    )
+    text = composition(body, js='tl.from("#t", { opacity: 0 }, 0);')
+    text = text.replace("gsap.timeline({ paused: true })", "gsap.timeline({ defaults: { ease: 'none' } })")
+    return text.replace("window.__timelines = window.__timelines || {};\n", "")
+
+
+def test_fix_applies_every_safe_fix_and_keeps_other_bytes(tmp_path):
+    path = tmp_path / "index.html"
+    original = broken().replace("\n", "\r\n").encode("utf-8")
+    path.write_bytes(original)
+    report = fix_paths([path])
+    after = path.read_bytes()
+    assert report.result.findings == []
+    assert b"\r\n" in after and b"\n" not in after.replace(b"\r\n", b"")  # CRLF kept everywhere
+    assert "Ünïcødé — title".encode() in after
+    text = after.decode()
+    assert "muted" in text and "crossorigin" not in text
+    assert 'data-track-index="2"' in text and "data-layer" not in text
+    assert 'class="clip"' in text
+    assert "gsap.timeline({ paused: true, defaults: { ease: 'none' } })" in text
+    assert 'window.__timelines = window.__timelines || {};\r\nwindow.__timelines["main"]' in text
+    # Everything outside the edited spans is unchanged: undo the known insertions and compare.
+    restored = (
+        text.replace(" muted", "", 1)
+        .replace(" paused: true,", "", 1)
+        .replace("window.__timelines = window.__timelines || {};\r\n", "", 1)
+        .replace(' class="clip"', "", 1)
+        .replace('data-track-index="2"', 'data-layer="2"', 1)
+    )
+    assert restored.encode() == original.replace(b' crossorigin="anonymous"', b"")
+
+
+def test_fix_diff_writes_nothing_and_exits_one(tmp_path):
+    path = tmp_path / "index.html"
+    path.write_text(broken(), encoding="utf-8")
+    before = path.read_bytes()
+    result = CliRunner().invoke(cli, ["lint", str(path), "--fix", "--diff"])
+    assert result.exit_code == 1
+    assert path.read_bytes() == before
+    assert "+++ b/" in result.output and "+" in result.output and "muted" in result.output
+
+
+def test_fix_diff_on_clean_file_exits_zero(tmp_path):
+    path = tmp_path / "index.html"
+    path.write_text(composition(""), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["lint", str(path), "--fix", "--diff"])
+    assert result.exit_code == 0 and result.output == ""
+
+
+def test_cli_fix_reports_remaining_findings(tmp_path):
+    path = tmp_path / "index.html"
+    path.write_text(broken().replace("tl.from(", "tl.play();\ntl.from("), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["lint", str(path), "--fix", "--json"])
+    data = json.loads(result.stdout)
+    assert [f["code"] for f in data["findings"]] == ["timeline_play_called"]  # not auto-fixable
+    assert result.exit_code == 1
+    assert "fixed" in result.stderr
+
+
+def test_overlapping_edits_are_applied_once():
+    out, count = apply_edits(b"abcdef", [Edit(1, 3, "X"), Edit(2, 4, "Y"), Edit(5, 5, "!")])
+    assert out == b"aXde!f" and count == 2
+
+
+def test_self_closing_video_fix(tmp_path):
+    path = tmp_path / "index.html"
+    path.write_text(composition(f"{VIDEO} muted playsinline />"), encoding="utf-8")
+    fix_paths([path])
+    assert "playsinline></video>" in path.read_text()

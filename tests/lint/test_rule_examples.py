@@ -1,0 +1,59 @@
+"""Every rule's own documentation is its test: the bad example fires the rule (and only it), the good example lints
+clean, and for fixable rules the autofix applied to the bad example converges to a clean file."""
+
+from __future__ import annotations
+
+import pytest
+
+from skillbox.lint.engine import Selection, lint_paths
+from skillbox.lint.fix import fix_paths
+from skillbox.lint.registry import all_rules
+
+RULES = all_rules()
+CODES = sorted(RULES)
+FIXABLE = sorted(c for c, r in RULES.items() if r.fixable)
+
+
+def codes_of(path, code: str | None = None) -> list[str]:
+    selection = None
+    if code is not None and RULES[code].opt_in:
+        selection = Selection(select={r.code for r in RULES.values() if not r.opt_in} | {code})
+    return [f.code for f in lint_paths([path], selection).findings]
+
+
+def test_at_least_seventy_rules_over_every_group():
+    assert len(RULES) >= 70
+    assert {r.group for r in RULES.values()} == {"core", "media", "composition", "gsap", "captions", "fonts", "project"}
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_bad_example_fires_only_its_rule(code, sample_path):
+    found = codes_of(sample_path(RULES[code].bad), code)
+    assert code in found, f"{code}: bad example does not fire (got {found})"
+    allowed = {code, *RULES[code].bad_also}
+    assert set(found) <= allowed, f"{code}: bad example also fires {sorted(set(found) - allowed)}"
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_good_example_is_clean(code, sample_path):
+    assert codes_of(sample_path(RULES[code].good), code) == []
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_documentation_is_complete(code):
+    r = RULES[code]
+    assert r.summary and r.explanation and r.fix_hint and r.bad.snippet and r.good.snippet
+    assert r.code.islower() and " " not in r.code
+
+
+@pytest.mark.parametrize("code", FIXABLE)
+def test_autofix_of_bad_example_converges_to_clean(code, sample_path):
+    path = sample_path(RULES[code].bad)
+    report = fix_paths([path])
+    assert report.changed, f"{code}: autofix changed nothing"
+    assert codes_of(path) == [], f"{code}: after --fix the example still has findings"
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_good_example_differs_from_bad(code):
+    assert RULES[code].good.files != RULES[code].bad.files

@@ -1,0 +1,154 @@
+"""Search, timeline and get: the three-step workflow the skill and the MCP server teach."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from skillbox.cli.root import cli
+from skillbox.mem.capture import record_observation
+from skillbox.mem.search import Filters, build_filters, get_records, search, timeline
+from skillbox.mem.settings import load_settings
+from skillbox.mem.store import open_store
+from tests.mem.conftest import replay_session, rows
+
+
+def add(store, title, type="note", narrative="", project="alpha", files=(), concepts=(), subtitle="", facts=()):
+    return record_observation(
+        store,
+        type=type,
+        title=title,
+        narrative=narrative,
+        subtitle=subtitle,
+        facts=list(facts),
+        files=list(files),
+        concepts=list(concepts),
+        project=project,
+        settings=load_settings(),
+    )
+
+
+@pytest.fixture
+def store(home):
+    with open_store() as store:
+        yield store
+
+
+def refs(result):
+    return [h.ref for h in result.hits]
+
+
+def test_words_match_in_any_order(store):
+    a = add(store, "Token refresh fails after expiry")
+    assert refs(search(store, "refresh token")) == [f"#{a}"]
+    assert refs(search(store, "token refresh")) == [f"#{a}"]
+
+
+def test_every_word_ranks_before_some_words(store):
+    some = add(store, "Token cache warmed on start")
+    every = add(store, "Refresh of the token moved to middleware")
+    result = search(store, "refresh token")
+    assert refs(result)[:2] == [f"#{every}", f"#{some}"]
+    assert [h.match for h in result.hits[:2]] == ["all", "any"]
+
+
+def test_prefixes_match(store):
+    a = add(store, "Authentication middleware rewritten")
+    assert refs(search(store, "auth")) == [f"#{a}"]
+
+
+def test_title_outweighs_narrative(store):
+    in_narrative = add(store, "Cleanup of helpers", narrative="mentions the scheduler once among many other words")
+    in_title = add(store, "Scheduler rewritten")
+    assert refs(search(store, "scheduler")) == [f"#{in_title}", f"#{in_narrative}"]
+
+
+def test_fts_syntax_in_queries_is_harmless(store):
+    a = add(store, "Quote handling in the NEAR parser")
+    for query in ['"quote', "NEAR(parser", "parser*", "quote AND OR NOT", "parser -x", "(quote)"]:
+        assert f"#{a}" in refs(search(store, query)), query
+
+
+def test_filters(store):
+    d = add(
+        store, "Use argon2 for hashing", type="decision", project="alpha", files=["src/auth.py"], concepts=["security"]
+    )
+    n = add(store, "Hashing benchmark notes", type="note", project="alpha", files=["bench/hash.py"])
+    other = add(store, "Hashing in the other project", type="decision", project="beta")
+    assert set(refs(search(store, "hashing", build_filters(kinds=["decision"])))) == {f"#{d}", f"#{other}"}
+    assert set(refs(search(store, "hashing", Filters(project="alpha")))) == {f"#{d}", f"#{n}"}
+    assert refs(search(store, "hashing", Filters(file="auth.py"))) == [f"#{d}"]
+    assert refs(search(store, "hashing", Filters(concept="security"))) == [f"#{d}"]
+    assert refs(search(store, "hashing", build_filters(since="2000-01-01", until="1d"))) == []
+    assert len(search(store, "hashing", build_filters(since="1d")).hits) == 3
+    assert refs(search(store, "", build_filters(kinds=["decision"], project="beta"))) == [f"#{other}"]
+
+
+def test_summaries_and_prompts_are_searched_and_told_apart(home, project_dir):
+    replay_session(project_dir)
+    with open_store() as store:
+        result = search(store, "login bug")
+        kinds = {h.kind for h in result.hits}
+        assert {"summary", "prompt"} <= kinds
+        assert all(h.ref[0] in "#SP" for h in result.hits)
+        only_prompts = search(store, "login", build_filters(kinds=["prompts"]))
+        assert {h.kind for h in only_prompts.hits} == {"prompt"}
+
+
+def test_timeline_around_an_observation(home, project_dir):
+    replay_session(project_dir)
+    with open_store() as store:
+        edit = rows(home, "SELECT id FROM observations WHERE title = 'Edited auth.py'")[0][0]
+        tl = timeline(store, f"#{edit}", before=2, after=2)
+        assert tl.items[tl.anchor_index].ref == f"#{edit}"
+        assert len(tl.items) == 5
+        assert [h.created_at for h in tl.items] == sorted(h.created_at for h in tl.items)
+        # A session id anchors at the session's start: its prompt comes first.
+        by_session = timeline(store, "sess-1", before=0, after=3)
+        assert by_session.items[0].ref == "P1"
+        assert timeline(store, "2000-01-01", before=0, after=2).items[0].ref == "P1"
+
+
+def test_get_returns_full_records_and_names_missing_ones(home, project_dir):
+    replay_session(project_dir)
+    with open_store() as store:
+        found, missing = get_records(store, ["1", "S1", "P1", "#999"])
+    assert [r["ref"] for r in found] == ["#1", "S1", "P1"]
+    assert missing == ["#999"]
+    assert found[1]["request"] == "Fix the login bug"
+    assert isinstance(found[0]["facts"], list)
+
+
+def test_cli_search_prints_compact_index_and_json(home, project_dir):
+    replay_session(project_dir)
+    runner = CliRunner()
+    result = runner.invoke(cli, ["mem", "search", "auth"])
+    assert result.exit_code == 0
+    line = result.stdout.splitlines()[0]
+    assert line.startswith("#") and "~" in line and "auth.py" in line
+    data = json.loads(runner.invoke(cli, ["mem", "search", "auth", "--json"]).stdout)
+    assert data["count"] == len(data["results"]) > 0
+    assert set(data["results"][0]) >= {"ref", "kind", "id", "created_at", "type", "title", "project", "tokens"}
+
+
+def test_cli_errors_are_one_line_with_exit_codes(home, project_dir):
+    replay_session(project_dir)
+    runner = CliRunner()
+    result = runner.invoke(cli, ["mem", "get", "1", "77"])
+    assert result.exit_code == 1
+    assert "Error: not in memory: #77" in result.stderr
+    assert "Edited" in result.stdout or "Tests" in result.stdout
+    assert runner.invoke(cli, ["mem", "get", "banana"]).exit_code == 2
+    bad_date = runner.invoke(cli, ["mem", "search", "x", "--since", "someday"])
+    assert bad_date.exit_code == 2 and "not a date" in bad_date.stderr
+    assert runner.invoke(cli, ["mem", "timeline", "#999"]).exit_code == 1
+    assert runner.invoke(cli, ["mem", "search", "!!!"]).exit_code == 2
+
+
+def test_cli_timeline_marks_the_anchor(home, project_dir):
+    replay_session(project_dir)
+    result = CliRunner().invoke(cli, ["mem", "timeline", "S1", "--before", "2", "--after", "0"])
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[-1].endswith("<- anchor")

@@ -1,0 +1,76 @@
+"""Trigger evals: every skill's requests pick that skill, its near misses do not, judged over the whole bundle."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from skillbox.errors import InvalidInputError, NotFoundError
+from skillbox.skills.triggers import SkillDoc, TriggerIndex, evaluate, load_trigger_cases, tokenize
+from tests.skills.conftest import SKILLS
+from tests.skills.test_skill_bundle import ALL_SKILLS, PAPER
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def test_tokenize_stems_english_and_bigrams_chinese():
+    assert tokenize("Polishing the citations") == ["polish", "citat"]
+    assert tokenize("帮我润色论文") == ["帮我", "我润", "润色", "色论", "论文"]
+    assert tokenize("润 tl.play()") == ["润", "tl", "play"]
+
+
+def test_index_prefers_the_description_that_owns_the_words():
+    index = TriggerIndex(
+        [
+            SkillDoc("polish", "Polishes English prose of manuscripts. Use when editing wording (润色, 英文润色)."),
+            SkillDoc("slides", "Builds PowerPoint slides from papers. Use when making a deck (幻灯片, 组会)."),
+            SkillDoc("plots", "Makes matplotlib figures. Use when plotting data for a paper (作图)."),
+        ]
+    )
+    assert index.pick("please polish the wording of my manuscript") == "polish"
+    assert index.pick("帮我把论文做成组会幻灯片") == "slides"
+    assert index.pick("plot this data as a matplotlib figure") == "plots"
+    assert index.pick("book a flight to Lisbon") is None
+    assert index.pick("paper") is None  # one shared word is not a match
+
+
+def test_ranking_is_deterministic_with_ties_broken_by_name():
+    index = TriggerIndex([SkillDoc("b", "alpha beta"), SkillDoc("a", "alpha beta")])
+    assert index.rank("alpha beta") == index.rank("alpha beta")
+    assert [name for name, _ in index.rank("alpha beta")] == ["a", "b"]
+
+
+def test_bad_trigger_files_are_clear_errors(tmp_path):
+    (tmp_path / "evals").mkdir()
+    with pytest.raises(NotFoundError):
+        load_trigger_cases(tmp_path)
+    (tmp_path / "evals" / "triggers.json").write_text('{"should_trigger": "one string"}')
+    with pytest.raises(InvalidInputError, match="'should_trigger' must be a list"):
+        load_trigger_cases(tmp_path)
+    (tmp_path / "evals" / "triggers.json").write_text("{not json")
+    with pytest.raises(InvalidInputError, match="invalid JSON"):
+        load_trigger_cases(tmp_path)
+
+
+@pytest.mark.parametrize("skill", ALL_SKILLS)
+def test_each_skill_has_enough_trigger_requests_and_near_misses(skill):
+    data = json.loads((SKILLS / skill / "evals" / "triggers.json").read_text(encoding="utf-8"))
+    positives, negatives = data["should_trigger"], data["should_not_trigger"]
+    assert len(positives) >= 8 and len(negatives) >= 8
+    assert len(set(positives + negatives)) == len(positives) + len(negatives), "duplicate requests"
+    if skill in PAPER:  # the paper family serves Chinese-speaking authors too
+        assert sum(bool(CJK.search(r)) for r in positives) >= 2
+        assert sum(not CJK.search(r) for r in positives) >= 2
+
+
+def test_no_request_is_confused_between_skills_of_the_bundle():
+    report = evaluate(SKILLS)
+    assert len(report.results) >= 16 * len(ALL_SKILLS)
+    failures = [
+        f"{'should' if r.case.should_trigger else 'should NOT'} trigger {r.case.skill}: {r.case.request!r} "
+        f"-> picked {r.picked}"
+        for r in report.failures
+    ]
+    assert failures == [], "\n".join(failures)

@@ -1,0 +1,155 @@
+"""`skillbox lint`: lint HyperFrames compositions; `lint rules`, `lint explain CODE`.
+
+`lint` is both a command taking PATHs and a group with subcommands. The first argument decides: exactly `rules`
+or `explain` runs that subcommand; anything else (including options first) lints paths. A folder that happens to
+be called `rules` is linted with `skillbox lint ./rules` (or `rules/`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from skillbox.errors import UsageError
+
+FORMATS = ("text", "json", "sarif")
+
+
+def _codes(value: str | None) -> set[str] | None:
+    if value is None:
+        return None
+    return {c.strip() for c in value.split(",") if c.strip()}
+
+
+class PathsOrSubcommand(click.Group):
+    """A group whose default (hidden) command lints paths unless the first argument names a subcommand."""
+
+    default_command = "paths"
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        names_subcommand = bool(args) and args[0] in self.commands and args[0] != self.default_command
+        if not names_subcommand and not (args and args[0] in ("-h", "--help")):
+            args = [self.default_command, *args]
+        return super().parse_args(ctx, args)
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        paths_cmd = self.commands[self.default_command]
+        with click.Context(paths_cmd, info_name=ctx.info_name, parent=ctx.parent) as sub_ctx:
+            paths_cmd.format_help(sub_ctx, formatter)
+        self.format_commands(ctx, formatter)
+
+
+@click.group(cls=PathsOrSubcommand, context_settings={"help_option_names": ["-h", "--help"]})
+def lint() -> None:
+    """Lint HyperFrames compositions."""
+
+
+@lint.command("paths", hidden=True)
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True, help="Output format.")
+@click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
+@click.option("--fix", is_flag=True, help="Apply the safe autofixes in place (other bytes are preserved).")
+@click.option("--diff", is_flag=True, help="With --fix: print the changes as a unified diff, write nothing.")
+@click.option("--select", help="Comma-separated rule codes or groups to run (default: all).")
+@click.option("--ignore", help="Comma-separated rule codes or groups to skip.")
+@click.option("--no-config", is_flag=True, help="Ignore [tool.skillbox.lint] / skillbox.toml settings.")
+def lint_paths_command(paths, fmt, as_json, fix, diff, select, ignore, no_config) -> None:
+    """Lint composition files or project folders (index.html + compositions/**).
+
+    Usage: skillbox lint PATH... [--format text|json|sarif] [--fix [--diff]] [--select CODES] [--ignore CODES]
+
+    Exit 1 when any error is found, 0 otherwise, 2 on usage errors. Silence one element with an HTML comment
+    right before it: <!-- skillbox-lint: ignore[code] -->; a whole file with <!-- skillbox-lint: ignore-file[code] -->.
+    Settings: [tool.skillbox.lint] in pyproject.toml or [lint] in skillbox.toml (select, ignore, severity).
+    """
+    from skillbox.lint.config import find_config, read_settings
+    from skillbox.lint.engine import Selection, lint_paths, validate_codes
+    from skillbox.lint.formats import render
+    from skillbox.lint.registry import all_rules
+
+    if diff and not fix:
+        raise UsageError("--diff only makes sense with --fix")
+    if as_json:
+        fmt = "json"
+    paths = list(paths) or [Path(".")]
+    settings = {"select": None, "ignore": set(), "severity": {}}
+    if not no_config:
+        found = find_config(paths[0])
+        if found is not None:
+            settings = read_settings(*found)
+    select_codes = _codes(select) if select is not None else settings["select"]
+    ignore_codes = (_codes(ignore) or set()) | settings["ignore"]
+    for codes in (select_codes or set(), ignore_codes, set(settings["severity"])):
+        validate_codes(codes)
+    selection = Selection(select_codes, ignore_codes, settings["severity"])
+    rules = all_rules()
+    if fix:
+        from skillbox.lint.fix import fix_paths
+
+        report = fix_paths(paths, selection, write=not diff)
+        if diff:
+            text = report.diff()
+            if text:
+                click.echo(text, nl=False)
+            raise SystemExit(1 if report.changed else 0)
+        result = report.result
+        click.echo(f"fixed {report.applied} issue(s) in {len(report.changed)} file(s)", err=True)
+    else:
+        result = lint_paths(paths, selection)
+    click.echo(render(result, fmt, rules))
+    raise SystemExit(0 if result.ok else 1)
+
+
+@lint.command("rules")
+@click.option("--json", "as_json", is_flag=True, help="Print the rule table as JSON.")
+@click.option("--group", help="Only rules of this group.")
+def lint_rules(as_json: bool, group: str | None) -> None:
+    """List every rule: code, severity, group, summary."""
+    from skillbox.lint.formats import rule_table
+    from skillbox.lint.registry import all_rules
+
+    rows = [r for r in rule_table(all_rules()) if group is None or r["group"] == group]
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    width = max((len(r["code"]) for r in rows), default=4)
+    for row in rows:
+        mark = "*" if row["fixable"] else " "
+        click.echo(f"{row['code']:<{width}}  {row['severity']:<7}  {row['group']:<11} {mark} {row['summary']}")
+    click.echo(f"{len(rows)} rules (* = autofix with --fix)")
+
+
+@lint.command("explain")
+@click.argument("code")
+@click.option("--json", "as_json", is_flag=True, help="Print the rule's documentation as JSON.")
+def lint_explain(code: str, as_json: bool) -> None:
+    """Explain one rule: why it matters, a bad and a good example, the fix."""
+    from skillbox.errors import NotFoundError
+    from skillbox.lint.formats import explain
+    from skillbox.lint.registry import all_rules
+
+    rules = all_rules()
+    if code not in rules:
+        raise NotFoundError(f"unknown rule code: {code}", hint="see `skillbox lint rules`")
+    r = rules[code]
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "code": r.code,
+                    "severity": r.severity,
+                    "group": r.group,
+                    "summary": r.summary,
+                    "explanation": r.explanation,
+                    "bad": r.bad.snippet,
+                    "good": r.good.snippet,
+                    "fixHint": r.fix_hint,
+                    "fixable": r.fixable,
+                },
+                indent=2,
+            )
+        )
+        return
+    click.echo(explain(r))

@@ -1,0 +1,459 @@
+"""A SQLite index of graph.json, so one-shot queries don't pay for parsing the whole graph.
+
+Parsing Django's graph.json alone takes ~0.5 s, more than a query may cost as a process. The index holds the same
+nodes and edges with lookups by id, name, file, source and target, plus an FTS5 table over node text (name words,
+path parts, docstring) for free-text questions. It lives in `<graph dir>/cache/query-index.sqlite`, is keyed on
+graph.json's size and mtime, and is rebuilt (atomically) whenever graph.json changes; `build` creates it up front.
+Community membership from communities.json, when present, is copied in so `explain` can name a node's community.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import os
+import re
+import sqlite3
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from skillbox.errors import NotFoundError
+from skillbox.graph.graphfile import CodeGraph, Edge, note_text, resolve_graph_path
+
+INDEX_VERSION = 4
+# Kinds that are not code symbols: left out of "god nodes" (the most connected symbols).
+NON_SYMBOL_KINDS = ("file", "module", "external", "heading", "concept")
+_CORE_FIELDS = ("id", "kind", "name", "file", "line")
+_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+@functools.lru_cache(maxsize=200_000)
+def split_words(text: str) -> tuple[str, ...]:
+    """Identifier and path text as lower-case words: `getHTTPResponse_v2` -> get, http, response, v, 2."""
+    return tuple(w.lower() for w in _WORDS.findall(text))
+
+
+def node_terms(node: dict) -> tuple[str, str, str]:
+    """FTS columns for a node: name words (+ the whole name), path words, docstring/notes."""
+    name = str(node.get("name") or "")
+    qual = str(node.get("qualname") or "")
+    name_words = [name.lower(), *split_words(name), *split_words(qual)]
+    path_words = split_words(str(node.get("file") or ""))
+    doc = " ".join(note_text(node.get(k)) for k in ("docstring", "notes", "doc") if node.get(k))
+    return " ".join(name_words), " ".join(path_words), doc[:2000]
+
+
+@dataclass(frozen=True, slots=True)
+class NodeRow:
+    id: str
+    kind: str
+    name: str
+    file: str | None
+    line: int | None
+    degree: int
+    extra: dict
+
+    def as_dict(self) -> dict:
+        data = {"id": self.id, "kind": self.kind, "name": self.name, "file": self.file, "line": self.line}
+        data.update(self.extra)
+        return data
+
+
+def index_path_for(graph_path: Path) -> Path:
+    return graph_path.parent / "cache" / "query-index.sqlite"
+
+
+def _stamp(graph_path: Path) -> str:
+    st = graph_path.stat()
+    return f"{INDEX_VERSION}:{st.st_size}:{st.st_mtime_ns}"
+
+
+def _communities_stamp(graph_path: Path) -> str:
+    path = graph_path.parent / "communities.json"
+    try:
+        st = path.stat()
+    except OSError:
+        return "none"
+    return f"{st.st_size}:{st.st_mtime_ns}"
+
+
+SCHEMA = """
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE nodes(rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, kind TEXT, name TEXT, lname TEXT,
+                   file TEXT, line INTEGER, degree INTEGER, extra TEXT);
+CREATE TABLE edges(source INTEGER, target INTEGER, relation TEXT, confidence TEXT, file TEXT, line INTEGER,
+                   score REAL);
+CREATE VIRTUAL TABLE node_text USING fts5(name, path, doc, content='', tokenize='unicode61');
+CREATE TABLE communities(id INTEGER PRIMARY KEY, label TEXT, size INTEGER, cohesion REAL);
+CREATE TABLE membership(rid INTEGER PRIMARY KEY, community INTEGER);
+"""
+
+
+INDEXES = """
+CREATE INDEX nodes_lname ON nodes(lname);
+CREATE INDEX nodes_file ON nodes(file);
+CREATE INDEX edges_source ON edges(source);
+CREATE INDEX edges_target ON edges(target);
+"""
+
+
+def write_index(graph: CodeGraph, graph_path: Path, target: Path | None = None) -> Path:
+    """(Re)build the index for `graph` (already loaded from `graph_path`); returns the index path."""
+    target = target or index_path_for(graph_path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=".query-index-", suffix=".tmp", dir=target.parent)
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        db = sqlite3.connect(tmp)
+        db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + SCHEMA)
+        rid_of: dict[str, int] = {}
+        rows = []
+        text_rows = []
+        for rid, (node_id, node) in enumerate(graph.nodes.items(), start=1):
+            rid_of[node_id] = rid
+            extra = {k: v for k, v in node.items() if k not in _CORE_FIELDS}
+            name = str(node.get("name") or node_id)
+            line = node.get("line")
+            rows.append(
+                (
+                    rid,
+                    node_id,
+                    node.get("kind", ""),
+                    name,
+                    name.lower(),
+                    node.get("file"),
+                    line if isinstance(line, int) else None,
+                    graph.degree(node_id),
+                    json.dumps(extra) if extra else None,
+                )
+            )
+            text_rows.append((rid, *node_terms(node)))
+        db.executemany("INSERT INTO nodes VALUES (?,?,?,?,?,?,?,?,?)", rows)
+        db.executemany("INSERT INTO node_text(rowid, name, path, doc) VALUES (?,?,?,?)", text_rows)
+        db.executemany(
+            "INSERT INTO edges VALUES (?,?,?,?,?,?,?)",
+            (
+                (rid_of[e.source], rid_of[e.target], e.relation, e.confidence, e.file, e.line, e.score)
+                for e in graph.edges
+            ),
+        )
+        # indexes after the bulk insert: one sort each instead of a b-tree update per row
+        db.executescript(INDEXES)
+        _write_communities(db, graph_path, rid_of)
+        degrees = sorted(graph.degree(n) for n in graph.nodes)
+        meta = {
+            "degree_p99": str(degrees[min(len(degrees) - 1, int(len(degrees) * 0.99))] if degrees else 0),
+            "stamp": _stamp(graph_path),
+            "communities": _communities_stamp(graph_path),
+            "graph": json.dumps(graph.meta),
+        }
+        db.executemany("INSERT INTO meta VALUES (?,?)", meta.items())
+        db.commit()
+        db.close()
+        os.replace(tmp, target)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+    return target
+
+
+def _write_communities(db: sqlite3.Connection, graph_path: Path, rid_of: dict[str, int]) -> None:
+    path = graph_path.parent / "communities.json"
+    if not path.is_file():
+        return
+    try:
+        data = json.loads(path.read_text())
+        communities = data["communities"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return  # a damaged communities.json only costs the community names in answers
+    for community in communities:
+        cid = int(community["id"])
+        db.execute(
+            "INSERT INTO communities VALUES (?,?,?,?)",
+            (cid, community.get("label"), community.get("size"), community.get("cohesion")),
+        )
+        db.executemany(
+            "INSERT OR REPLACE INTO membership VALUES (?,?)",
+            ((rid_of[m], cid) for m in community.get("members", []) if m in rid_of),
+        )
+
+
+class GraphIndex:
+    """Read access to one graph.json through its SQLite index."""
+
+    def __init__(self, graph_path: Path, db: sqlite3.Connection):
+        self.graph_path = graph_path
+        self.db = db
+        self.meta = json.loads(self._meta("graph") or "{}")
+        self._node_cache: dict[int, NodeRow] = {}
+        self._by_id: dict[str, NodeRow] = {}
+        self._file_cache: dict[int, str | None] = {}
+        self._percentiles: dict[float, int] = {}
+
+    # -- opening -------------------------------------------------------------------------------------------------
+    @classmethod
+    def open(cls, graph: str | Path | None = None, *, check_same_thread: bool = True) -> GraphIndex:
+        graph_path = resolve_graph_path(graph)
+        if not graph_path.is_file():
+            raise NotFoundError(f"no graph at {graph_path}: run `skillbox graph build` first (or pass --graph FILE)")
+        for index in (index_path_for(graph_path), _private_index_path(graph_path)):
+            db = _connect_if_fresh(index, graph_path, check_same_thread)
+            if db is not None:
+                return cls(graph_path, db)
+        graph_data = _load(graph_path)
+        try:
+            index = write_index(graph_data, graph_path)
+        except OSError:
+            # read-only output folder: keep the index in a private temp folder instead
+            index = write_index(graph_data, graph_path, _private_index_path(graph_path))
+        return cls(graph_path, sqlite3.connect(f"file:{index}?mode=ro", uri=True, check_same_thread=check_same_thread))
+
+    def is_current(self) -> bool:
+        """False once graph.json (or communities.json) changed after this index was opened."""
+        try:
+            return self._meta("stamp") == _stamp(self.graph_path) and self._meta("communities") == _communities_stamp(
+                self.graph_path
+            )
+        except OSError:
+            return False
+
+    def close(self) -> None:
+        self.db.close()
+
+    def _meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else None
+
+    # -- nodes ---------------------------------------------------------------------------------------------------
+    def _row(self, row: tuple) -> NodeRow:
+        rid = row[0]
+        cached = self._node_cache.get(rid)
+        if cached is None:
+            cached = NodeRow(row[1], row[2], row[3], row[4], row[5], row[6], json.loads(row[7]) if row[7] else {})
+            self._node_cache[rid] = cached
+            self._by_id[cached.id] = cached
+            self._file_cache[rid] = cached.file
+        return cached
+
+    _NODE_COLS = "rid, id, kind, name, file, line, degree, extra"
+
+    def rid(self, node_id: str) -> int | None:
+        row = self.db.execute("SELECT rid FROM nodes WHERE id=?", (node_id,)).fetchone()
+        return row[0] if row else None
+
+    def node(self, node_id: str) -> NodeRow | None:
+        cached = self._by_id.get(node_id)
+        if cached is not None:
+            return cached
+        row = self.db.execute(f"SELECT {self._NODE_COLS} FROM nodes WHERE id=?", (node_id,)).fetchone()
+        return self._row(row) if row else None
+
+    def node_by_rid(self, rid: int) -> NodeRow:
+        cached = self._node_cache.get(rid)
+        if cached is not None:
+            return cached
+        return self._row(self.db.execute(f"SELECT {self._NODE_COLS} FROM nodes WHERE rid=?", (rid,)).fetchone())
+
+    def nodes_named(self, name: str) -> list[NodeRow]:
+        rows = self.db.execute(f"SELECT {self._NODE_COLS} FROM nodes WHERE lname=?", (name.lower(),)).fetchall()
+        return [self._row(r) for r in rows]
+
+    def nodes_in_file(self, file: str) -> list[NodeRow]:
+        rows = self.db.execute(f"SELECT {self._NODE_COLS} FROM nodes WHERE file=? ORDER BY line", (file,)).fetchall()
+        return [self._row(r) for r in rows]
+
+    def files_ending_with(self, suffix: str) -> list[str]:
+        rows = self.db.execute(
+            "SELECT DISTINCT file FROM nodes WHERE file = ? OR file LIKE ? ESCAPE '\\'",
+            (suffix, "%/" + suffix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")),
+        ).fetchall()
+        return [r[0] for r in rows]
+
+    def all_names(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT DISTINCT name FROM nodes")]
+
+    def all_files(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT DISTINCT file FROM nodes WHERE file IS NOT NULL")]
+
+    def top_by_degree(self, limit: int, exclude_kinds: tuple[str, ...] = NON_SYMBOL_KINDS) -> list[NodeRow]:
+        marks = ",".join("?" * len(exclude_kinds))
+        rows = self.db.execute(
+            f"SELECT {self._NODE_COLS} FROM nodes WHERE kind NOT IN ({marks}) ORDER BY degree DESC, id LIMIT ?",
+            (*exclude_kinds, limit),
+        ).fetchall()
+        return [self._row(r) for r in rows]
+
+    def search(self, words: list[str], limit: int = 60) -> list[tuple[NodeRow, float]]:
+        """Nodes whose text matches any word (prefix match), best first by BM25 (name weighted over path, doc)."""
+        if not words:
+            return []
+        match = " OR ".join(f'"{w}"*' for w in words)
+        rows = self.db.execute(
+            f"SELECT {', '.join('n.' + c.strip() for c in self._NODE_COLS.split(','))}, "
+            "bm25(node_text, 10.0, 2.0, 1.0) AS rank FROM node_text JOIN nodes n ON n.rid = node_text.rowid "
+            "WHERE node_text MATCH ? ORDER BY rank LIMIT ?",
+            (match, limit),
+        ).fetchall()
+        return [(self._row(r[:8]), -r[8]) for r in rows]
+
+    def node_text(self, node: NodeRow) -> str:
+        """The words a node is found by (name, path, docstring), for re-scoring search hits."""
+        return " ".join(node_terms(node.as_dict()))
+
+    # -- edges ---------------------------------------------------------------------------------------------------
+    _PEER = "p.rid, p.id, p.kind, p.name, p.file, p.line, p.degree, p.extra"
+
+    def neighbours(self, node_id: str) -> list[tuple[Edge, str, bool]]:
+        """(edge, other node id, outgoing?) for every edge touching `node_id`; peers land in the node cache, so
+        looking them up afterwards costs no query."""
+        me = self.node(node_id)
+        if me is None:
+            return []
+        result = []
+        for outgoing, mine, theirs in ((True, "source", "target"), (False, "target", "source")):
+            rows = self.db.execute(
+                f"SELECT e.relation, e.confidence, e.file, e.line, e.score, {self._PEER} FROM edges e "
+                f"JOIN nodes p ON p.rid = e.{theirs} WHERE e.{mine} = (SELECT rid FROM nodes WHERE id = ?)",
+                (node_id,),
+            )
+            for relation, confidence, file, line, score, *peer in rows:
+                other = self._row(peer)
+                edge = (
+                    Edge(node_id, other.id, relation, confidence, file, line, score)
+                    if outgoing
+                    else Edge(other.id, node_id, relation, confidence, file, line, score)
+                )
+                result.append((edge, other.id, outgoing))
+        return result
+
+    def out_edges(self, node_id: str) -> list[Edge]:
+        return [e for e, _other, outgoing in self.neighbours(node_id) if outgoing]
+
+    def in_edges(self, node_id: str) -> list[Edge]:
+        return [e for e, _other, outgoing in self.neighbours(node_id) if not outgoing]
+
+    def incident(self, rid: int) -> list[tuple[int, int, int, str, str]]:
+        """(edge rowid, source rid, target rid, relation, confidence) for edges touching node `rid`: the cheap
+        form graph searches use (no joins); `edge()` turns the few edges that end up in an answer into `Edge`s."""
+        db = self.db
+        files = self._file_cache
+        result = []
+        for rowid, src, dst, relation, confidence, file in db.execute(
+            "SELECT e.rowid, e.source, e.target, e.relation, e.confidence, n.file FROM edges e "
+            "JOIN nodes n ON n.rid = e.target WHERE e.source = ?",
+            (rid,),
+        ):
+            files[dst] = file
+            result.append((rowid, src, dst, relation, confidence))
+        for rowid, src, dst, relation, confidence, file in db.execute(
+            "SELECT e.rowid, e.source, e.target, e.relation, e.confidence, n.file FROM edges e "
+            "JOIN nodes n ON n.rid = e.source WHERE e.target = ?",
+            (rid,),
+        ):
+            files[src] = file
+            result.append((rowid, src, dst, relation, confidence))
+        return result
+
+    def rid_file(self, rid: int) -> str | None:
+        cached = self._file_cache.get(rid)
+        if cached is None and rid not in self._file_cache:
+            row = self.db.execute("SELECT file FROM nodes WHERE rid=?", (rid,)).fetchone()
+            cached = self._file_cache[rid] = row[0] if row else None
+        return cached
+
+    def edge(self, rowid: int) -> Edge:
+        row = self.db.execute(
+            "SELECT s.id, t.id, e.relation, e.confidence, e.file, e.line, e.score FROM edges e "
+            "JOIN nodes s ON s.rid = e.source JOIN nodes t ON t.rid = e.target WHERE e.rowid = ?",
+            (rowid,),
+        ).fetchone()
+        return Edge(*row)
+
+    # -- whole-graph facts ---------------------------------------------------------------------------------------
+    def counts(self) -> dict:
+        db = self.db
+        return {
+            "nodes": db.execute("SELECT count(*) FROM nodes").fetchone()[0],
+            "edges": db.execute("SELECT count(*) FROM edges").fetchone()[0],
+            "files": db.execute("SELECT count(DISTINCT file) FROM nodes WHERE file IS NOT NULL").fetchone()[0],
+            "kinds": dict(db.execute("SELECT kind, count(*) FROM nodes GROUP BY kind ORDER BY 2 DESC").fetchall()),
+            "relations": dict(
+                db.execute("SELECT relation, count(*) FROM edges GROUP BY relation ORDER BY 2 DESC").fetchall()
+            ),
+            "confidence": dict(
+                db.execute("SELECT confidence, count(*) FROM edges GROUP BY confidence ORDER BY 2 DESC").fetchall()
+            ),
+            "communities": db.execute("SELECT count(*) FROM communities").fetchone()[0],
+        }
+
+    def degree_percentile(self, fraction: float) -> int:
+        if fraction not in self._percentiles:
+            self._percentiles[fraction] = self._degree_percentile(fraction)
+        return self._percentiles[fraction]
+
+    def _degree_percentile(self, fraction: float) -> int:
+        recorded = self._meta(f"degree_p{round(fraction * 100)}")
+        if recorded is not None:
+            return int(recorded)
+        total = self.db.execute("SELECT count(*) FROM nodes").fetchone()[0]
+        if not total:
+            return 0
+        offset = min(total - 1, int(total * (1 - fraction)))
+        row = self.db.execute("SELECT degree FROM nodes ORDER BY degree DESC LIMIT 1 OFFSET ?", (offset,)).fetchone()
+        return row[0] if row else 0
+
+    def community_of(self, node_id: str) -> dict | None:
+        row = self.db.execute(
+            "SELECT c.id, c.label, c.size, c.cohesion FROM membership m JOIN communities c ON c.id = m.community "
+            "WHERE m.rid = (SELECT rid FROM nodes WHERE id = ?)",
+            (node_id,),
+        ).fetchone()
+        return {"id": row[0], "label": row[1], "size": row[2], "cohesion": row[3]} if row else None
+
+    def community(self, community_id: int) -> tuple[dict, list[NodeRow]] | None:
+        row = self.db.execute(
+            "SELECT id, label, size, cohesion FROM communities WHERE id=?", (community_id,)
+        ).fetchone()
+        if row is None:
+            return None
+        members = self.db.execute(
+            f"SELECT {', '.join('n.' + c.strip() for c in self._NODE_COLS.split(','))} FROM membership m "
+            "JOIN nodes n ON n.rid = m.rid WHERE m.community = ? ORDER BY n.degree DESC, n.id",
+            (community_id,),
+        ).fetchall()
+        info = {"id": row[0], "label": row[1], "size": row[2], "cohesion": row[3]}
+        return info, [self._row(r) for r in members]
+
+    def communities(self) -> list[dict]:
+        rows = self.db.execute("SELECT id, label, size, cohesion FROM communities ORDER BY size DESC, id").fetchall()
+        return [{"id": r[0], "label": r[1], "size": r[2], "cohesion": r[3]} for r in rows]
+
+
+def _load(graph_path: Path) -> CodeGraph:
+    from skillbox.graph.graphfile import load_graph
+
+    return load_graph(graph_path)
+
+
+def _connect_if_fresh(index: Path, graph_path: Path, check_same_thread: bool = True) -> sqlite3.Connection | None:
+    if not index.is_file():
+        return None
+    try:
+        db = sqlite3.connect(f"file:{index}?mode=ro", uri=True, check_same_thread=check_same_thread)
+        rows = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('stamp', 'communities')").fetchall())
+    except sqlite3.Error:
+        return None
+    if rows.get("stamp") == _stamp(graph_path) and rows.get("communities") == _communities_stamp(graph_path):
+        return db
+    db.close()
+    return None
+
+
+def _private_index_path(graph_path: Path) -> Path:
+    import hashlib
+
+    key = hashlib.sha256(str(graph_path.resolve()).encode()).hexdigest()[:16]
+    return Path(tempfile.gettempdir()) / f"skillbox-index-{key}" / "query-index.sqlite"

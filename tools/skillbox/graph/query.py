@@ -1,0 +1,471 @@
+"""The four questions an agent asks a code graph: query (free text), path, explain and affected.
+
+Every answer is a plain dict (the `--json` shape and the MCP tool result) plus `text`, the compact human/agent form.
+Answers are built from the SQLite index (`index.py`), so a one-shot process touches only the rows it needs.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import re
+from collections import defaultdict
+
+from skillbox.errors import UsageError
+from skillbox.graph.graphfile import DEPENDENCY_RELATIONS, Edge, is_test_path, location, note_text
+from skillbox.graph.index import GraphIndex, NodeRow, split_words
+from skillbox.graph.names import NoMatchError, close_names, resolve_node
+from skillbox.graph.tokens import count_tokens
+
+DEFAULT_BUDGET = 1500
+MIN_BUDGET = 50
+MIN_LINE_TOKENS = 6  # `a.py:1 function f —calls→ g` is about 14; nothing shorter is ever printed
+
+_STOPWORD_TEXT = (
+    "a an and are as at be by can do does for from get has have how i if in into is it its me my of on or our "
+    "show so that the their them then there these this to us use used uses using via was we what when where which "
+    "who why will with work works you your code function functions method methods class classes file files call "
+    "calls called"
+)
+STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+
+# How much an edge of each relation is worth when expanding a neighbourhood (higher = more informative).
+RELATION_WEIGHT = {
+    "calls": 1.0,
+    "inherits": 1.0,
+    "implements": 1.0,
+    "imports": 0.7,
+    "references": 0.7,
+    "uses": 0.7,
+    "documents": 0.5,
+    "contains": 0.45,
+}
+CONFIDENCE_WEIGHT = {"EXTRACTED": 1.0, "INFERRED": 0.8, "AMBIGUOUS": 0.4}
+
+
+def node_label(node: NodeRow) -> str:
+    """`Class.method` where the graph knows it (qualname, or the part of a `path::Class.method` id), else the name."""
+    qualname = node.extra.get("qualname")
+    if qualname:
+        return qualname
+    if node.file and node.id.startswith(node.file + "::"):
+        return node.id[len(node.file) + 2 :]
+    return node.name
+
+
+def _edge_line(index: GraphIndex, edge: Edge) -> str:
+    src = index.node(edge.source)
+    dst = index.node(edge.target)
+    where = location(edge) if edge.file else location(src.as_dict())
+    tag = "" if edge.confidence == "EXTRACTED" else f" [{edge.confidence}]"
+    return f"{where} {src.kind} {node_label(src)} —{edge.relation}→ {node_label(dst)}{tag}"
+
+
+def _node_line(node: NodeRow) -> str:
+    return f"{location(node.as_dict())} {node.kind} {node_label(node)}"
+
+
+def question_terms(question: str) -> list[str]:
+    words = []
+    for raw in re.findall(r"[A-Za-z_][A-Za-z0-9_]*|\d+", question):
+        for word in [raw.lower(), *split_words(raw)]:
+            if len(word) >= 2 and word not in STOPWORDS and word not in words:
+                words.append(word)
+    return words
+
+
+# -- query --------------------------------------------------------------------------------------------------------
+def _score_seed(node: NodeRow, terms: list[str], bm25: float) -> float:
+    """Rank search hits: whole-name and name-word matches dominate, then coverage of the question's terms."""
+    name_words = set(split_words(node.name)) | {node.name.lower()}
+    path_words = set(split_words(node.file or ""))
+    doc = " ".join(note_text(node.extra.get(k)) for k in ("docstring", "notes")).lower()
+    score = 0.0
+    for term in terms:
+        if node.name.lower() == term:
+            score += 6
+        elif term in name_words:
+            score += 3
+        elif any(w.startswith(term) for w in name_words):
+            score += 1.5
+        elif term in path_words:
+            score += 1
+        elif term in doc:
+            score += 0.5
+    kind_bonus = {"file": -0.5, "external": -1.0}.get(node.kind, 0.0)
+    test_penalty = -0.25 * score if is_test_path(node.file) else 0.0  # the code under test first, then its tests
+    return score + kind_bonus + test_penalty + min(bm25, 20) / 20
+
+
+def query(index: GraphIndex, question: str, budget: int = DEFAULT_BUDGET) -> dict:
+    """Seed nodes from the question's terms, expand their neighbourhood, keep the best lines within `budget`."""
+    if budget < MIN_BUDGET:
+        raise UsageError(f"--budget must be at least {MIN_BUDGET} tokens (got {budget})")
+    terms = question_terms(question)
+    hits = index.search(terms, limit=80) if terms else []
+    if not hits:
+        suggestions = []
+        for term in terms[:3]:
+            suggestions.extend(close_names(index, term, limit=2))
+        if not suggestions:
+            suggestions = [node_label(n) for n in index.top_by_degree(5)]
+        raise NoMatchError(question, suggestions, what="graph node")
+    scored = sorted(((_score_seed(n, terms, s), n) for n, s in hits), key=lambda p: (-p[0], p[1].id))
+    top = scored[0][0]
+    seeds = [(s, n) for s, n in scored if s >= 0.6 * top][:6]
+
+    seed_scores: dict[str, float] = {}
+    asks_for_tests = any(t.startswith("test") for t in terms)
+
+    def term_score(node: NodeRow) -> float:
+        if node.id not in seed_scores:
+            seed_scores[node.id] = _score_seed(node, terms, 0.0)
+        return seed_scores[node.id]
+
+    hub_degree = max(50, index.degree_percentile(0.99))
+    relevance: dict[str, float] = {}
+    best_edges: dict[tuple, tuple[float, Edge]] = {}
+    frontier = []
+    for score, node in seeds:
+        relevance[node.id] = max(relevance.get(node.id, 0.0), score)
+        frontier.append((node.id, score))
+    for _depth in range(2):
+        next_frontier = []
+        for node_id, score in frontier:
+            node = index.node(node_id)
+            if node.degree > hub_degree and node_id not in {n.id for _, n in seeds}:
+                continue  # a hub explains little and would flood the answer
+            for edge, other, _out in index.neighbours(node_id):
+                weight = RELATION_WEIGHT.get(edge.relation, 0.5) * CONFIDENCE_WEIGHT.get(edge.confidence, 0.5)
+                other_node = index.node(other)
+                bonus = term_score(other_node) * 0.3 if terms else 0.0
+                edge_score = score * 0.5 * weight + bonus
+                if not asks_for_tests and is_test_path(other_node.file):
+                    edge_score *= 0.4  # tests exercising a seed come after the code around it
+                key = (edge.source, edge.target, edge.relation)
+                if key not in best_edges or best_edges[key][0] < edge_score:
+                    best_edges[key] = (edge_score, edge)
+                if edge_score > relevance.get(other, 0.0):
+                    if other not in relevance:
+                        next_frontier.append((other, edge_score))
+                    relevance[other] = edge_score
+        frontier = sorted(next_frontier, key=lambda p: -p[1])[:40]
+
+    header = f"# graph answer for: {question.strip()}"
+    ranked_edges = sorted(best_edges.values(), key=lambda p: (-p[0], p[1].source, p[1].target, p[1].relation))
+    candidate_count = len(seeds) + len(ranked_edges)
+    candidates = itertools.chain(
+        ((_node_line(n) + _doc_suffix(n), (n.id,)) for _s, n in seeds),
+        ((_edge_line(index, e), (e.source, e.target)) for _s, e in ranked_edges),
+    )
+
+    total = count_tokens(header)
+    kept: list[str] = []
+    shown_nodes: set[str] = set()
+    for line, node_ids in candidates:
+        if budget - total < MIN_LINE_TOKENS:
+            break  # no answer line is shorter than this
+        cost = count_tokens("\n" + line)
+        if total + cost > budget:
+            continue  # a shorter later line may still fit
+        kept.append(line)
+        total += cost
+        shown_nodes.update(node_ids)
+    used_nodes = sorted(shown_nodes)
+    text = "\n".join([header, *kept])
+    return {
+        "question": question,
+        "terms": terms,
+        "budget": budget,
+        "tokens": count_tokens(text),
+        "seeds": [n.id for _s, n in seeds],
+        "lines": kept,
+        "omitted": candidate_count - len(kept),
+        "nodes": used_nodes,
+        "files": sorted({index.node(n).file for n in used_nodes if index.node(n).file}),
+        "text": text,
+    }
+
+
+def _doc_suffix(node: NodeRow) -> str:
+    doc = note_text(node.extra.get("docstring")) or note_text(node.extra.get("notes"))
+    if not doc:
+        return ""
+    first = doc[:100]
+    return f" — {first}"
+
+
+# -- path ---------------------------------------------------------------------------------------------------------
+def _hop_cost(relation: str, confidence: str, forward: bool) -> float:
+    base = 1.0 if relation in DEPENDENCY_RELATIONS else 3.0 if relation == "contains" else 1.5
+    if confidence != "EXTRACTED":
+        base += 0.5
+    return base if forward else base + 0.75
+
+
+TEST_DETOUR_COST = 2.0  # a detour through a test connects two things only by exercising both
+
+
+def _cheapest_path(index: GraphIndex, start: int, goal: int, tests_ok: bool, max_settled: int):
+    """Bidirectional Dijkstra over node rids; returns [(edge rowid, walked forward?)] or None.
+
+    Stepping from u to v along edge e costs `_hop_cost` (backwards along e costs more), plus a test-detour cost
+    for entering a test-file node other than the goal. The backward search from the goal relaxes the same steps
+    in reverse, so both halves price a step identically and meet in the middle.
+    """
+
+    if start == goal:
+        return []
+
+    def enter_cost(v: int) -> float:
+        return TEST_DETOUR_COST if (v != goal and not tests_ok and is_test_path(index.rid_file(v))) else 0.0
+
+    dist = ({start: 0.0}, {goal: 0.0})
+    via: tuple[dict, dict] = ({}, {})  # node -> (previous node, edge rowid, forward?) on each side
+    heaps = ([(0.0, start)], [(0.0, goal)])
+    settled: tuple[set, set] = (set(), set())
+    best, meeting = float("inf"), None
+    while heaps[0] and heaps[1]:
+        if heaps[0][0][0] + heaps[1][0][0] >= best or len(settled[0]) + len(settled[1]) > max_settled:
+            break
+        side = 0 if heaps[0][0][0] <= heaps[1][0][0] else 1
+        cost, u = heapq.heappop(heaps[side])
+        if u in settled[side]:
+            continue
+        settled[side].add(u)
+        for rowid, src, dst, relation, confidence in index.incident(u):
+            v = dst if src == u else src
+            if v == u:
+                continue
+            # the forward-direction step this relaxation stands for: u->v (side 0) or v->u (side 1)
+            along = (src == u) if side == 0 else (src == v)
+            step = _hop_cost(relation, confidence, along) + enter_cost(v if side == 0 else u)
+            new = cost + step
+            if new < dist[side].get(v, float("inf")):
+                dist[side][v] = new
+                via[side][v] = (u, rowid, along)
+                heapq.heappush(heaps[side], (new, v))
+            other = dist[1 - side].get(v)
+            if other is not None and new + other < best:
+                best, meeting = new + other, v
+    if meeting is None:
+        return None
+    steps = []
+    node = meeting
+    while node != start:
+        prev, rowid, along = via[0][node]
+        steps.append((rowid, along))
+        node = prev
+    steps.reverse()
+    node = meeting
+    while node != goal:
+        nxt, rowid, along = via[1][node]
+        steps.append((rowid, along))
+        node = nxt
+    return steps
+
+
+def path(index: GraphIndex, source: str, target: str, max_settled: int = 200_000) -> dict:
+    """Cheapest path from source to target; calls/imports/inherits hops cost least, `contains` most, and walking
+    an edge backwards costs a little extra, so the answer reads as a dependency chain where one exists."""
+    start = resolve_node(index, source)
+    goal = resolve_node(index, target)
+    tests_ok = is_test_path(start.file) or is_test_path(goal.file)
+    steps = _cheapest_path(index, index.rid(start.id), index.rid(goal.id), tests_ok, max_settled)
+    if steps is None:
+        return {
+            "source": start.id,
+            "target": goal.id,
+            "found": False,
+            "hops": [],
+            "text": f"no path between {start.id} and {goal.id}",
+        }
+    out_hops = []
+    text_lines = [f"{_node_line(start)}"]
+    for rowid, forward in steps:
+        edge = index.edge(rowid)
+        prev, node_id = (edge.source, edge.target) if forward else (edge.target, edge.source)
+        nxt = index.node(node_id)
+        arrow = f"—{edge.relation}→" if forward else f"←{edge.relation}—"
+        out_hops.append(
+            {
+                "from": prev,
+                "to": node_id,
+                "relation": edge.relation,
+                "direction": "forward" if forward else "backward",
+                "confidence": edge.confidence,
+                "file": edge.file,
+                "line": edge.line,
+            }
+        )
+        text_lines.append(f"  {arrow} {node_label(nxt)} ({nxt.kind}, {location(nxt.as_dict())}) via {location(edge)}")
+    return {
+        "source": start.id,
+        "target": goal.id,
+        "found": True,
+        "length": len(out_hops),
+        "hops": out_hops,
+        "text": "\n".join(text_lines),
+    }
+
+
+# -- explain ------------------------------------------------------------------------------------------------------
+EXPLAIN_LIMIT = 25
+
+
+def explain(index: GraphIndex, name: str, limit: int = EXPLAIN_LIMIT) -> dict:
+    """What a node is, where, its docstring/notes, callers, callees, imports, members, bases and community."""
+    node = resolve_node(index, name)
+    groups: dict[str, list[dict]] = defaultdict(list)
+    labels = {
+        ("calls", True): "calls",
+        ("calls", False): "called_by",
+        ("imports", True): "imports",
+        ("imports", False): "imported_by",
+        ("inherits", True): "inherits",
+        ("inherits", False): "subclasses",
+        ("implements", True): "implements",
+        ("implements", False): "implemented_by",
+        ("contains", True): "contains",
+        ("contains", False): "contained_in",
+    }
+    for edge, other, forward in index.neighbours(node.id):
+        group = labels.get((edge.relation, forward), f"{edge.relation}{'' if forward else '_by'}")
+        peer = index.node(other)
+        groups[group].append(
+            {
+                "id": peer.id,
+                "kind": peer.kind,
+                "name": node_label(peer),
+                "at": location(edge) if edge.file else location(peer.as_dict()),
+                "confidence": edge.confidence,
+            }
+        )
+    community = index.community_of(node.id)
+    doc = node.extra.get("docstring")
+    notes = node.extra.get("notes")
+    result = {
+        "id": node.id,
+        "kind": node.kind,
+        "name": node_label(node),
+        "file": node.file,
+        "line": node.line,
+        "degree": node.degree,
+        "docstring": doc,
+        "notes": notes,
+        "community": community,
+        "neighbours": {
+            k: sorted(v, key=lambda p: (is_test_path(p["at"].rsplit(":", 1)[0]), p["id"]))
+            for k, v in sorted(groups.items())
+        },
+    }
+    text = [f"{node.kind} {node_label(node)} — {location(node.as_dict())} (id {node.id}, degree {node.degree})"]
+    if doc:
+        text.append("doc: " + note_text(doc)[:400])
+    if notes:
+        text.append("notes: " + note_text(notes)[:400])
+    if community:
+        text.append(f"community {community['id']}: {community['label']} ({community['size']} nodes)")
+    for group, peers in result["neighbours"].items():
+        shown = peers[:limit]
+        more = f", … {len(peers) - limit} more" if len(peers) > limit else ""
+        text.append(f"{group} ({len(peers)}): " + ", ".join(f"{p['name']} ({p['at']})" for p in shown) + more)
+    result["text"] = "\n".join(text)
+    return result
+
+
+# -- affected -----------------------------------------------------------------------------------------------------
+AFFECTED_RELATIONS = frozenset({"calls", "imports", "inherits", "implements", "references", "uses"})
+
+
+def affected(index: GraphIndex, name: str, depth: int = 2) -> dict:
+    """Everything that depends on NODE within `depth` reverse dependency hops, grouped by file.
+
+    A file or class stands for what it contains: changing a class affects the callers of its methods.
+    """
+    node = resolve_node(index, name)
+    starts = [node.id]
+    if node.kind in ("file", "class", "module", "interface"):
+        stack = [node.id]
+        while stack:
+            current = stack.pop()
+            for edge in index.out_edges(current):
+                if edge.relation == "contains" and edge.target not in starts:
+                    starts.append(edge.target)
+                    stack.append(edge.target)
+    seen = {s: 0 for s in starts}
+    via: dict[str, tuple[str, str]] = {}
+    frontier = list(starts)
+    for level in range(1, max(depth, 0) + 1):
+        nxt = []
+        for current in frontier:
+            for edge in index.in_edges(current):
+                if edge.relation not in AFFECTED_RELATIONS or edge.source in seen:
+                    continue
+                seen[edge.source] = level
+                via[edge.source] = (current, edge.relation)
+                nxt.append(edge.source)
+        frontier = nxt
+    by_file: dict[str, list[dict]] = defaultdict(list)
+    for node_id, level in seen.items():
+        if level == 0:
+            continue
+        peer = index.node(node_id)
+        target, relation = via[node_id]
+        by_file[peer.file or "(no file)"].append(
+            {
+                "id": peer.id,
+                "kind": peer.kind,
+                "name": node_label(peer),
+                "line": peer.line,
+                "depth": level,
+                "via": {"relation": relation, "target": target},
+            }
+        )
+    files = {f: sorted(v, key=lambda p: (p["depth"], p["line"] or 0, p["id"])) for f, v in sorted(by_file.items())}
+    count = sum(len(v) for v in files.values())
+    where = location(node.as_dict())
+    text = [f"{count} nodes in {len(files)} files depend on {node_label(node)} ({where}), depth {depth}"]
+    for file, peers in files.items():
+        text.append(f"{file}:")
+        for p in peers:
+            via_node = index.node(p["via"]["target"])
+            text.append(
+                f"  {p['line'] or '?'} {p['kind']} {p['name']} —{p['via']['relation']}→ {node_label(via_node)} "
+                f"(depth {p['depth']})"
+            )
+    return {
+        "id": node.id,
+        "depth": depth,
+        "count": count,
+        "files": files,
+        "text": "\n".join(text),
+    }
+
+
+# -- small helpers the MCP server and report share ----------------------------------------------------------------
+def god_nodes(index: GraphIndex, limit: int = 10) -> list[dict]:
+    return [
+        {"id": n.id, "kind": n.kind, "name": node_label(n), "degree": n.degree, "at": location(n.as_dict())}
+        for n in index.top_by_degree(limit)
+    ]
+
+
+def stats(index: GraphIndex) -> dict:
+    return {"graph": str(index.graph_path), **index.counts()}
+
+
+def community(index: GraphIndex, community_id: int, limit: int = 50) -> dict:
+    found = index.community(community_id)
+    if found is None:
+        known = [str(c["id"]) for c in index.communities()[:10]]
+        raise NoMatchError(str(community_id), known, what="community")
+    info, members = found
+    return {
+        **info,
+        "members": [
+            {"id": m.id, "kind": m.kind, "name": node_label(m), "at": location(m.as_dict()), "degree": m.degree}
+            for m in members[:limit]
+        ],
+        "omitted": max(0, len(members) - limit),
+    }

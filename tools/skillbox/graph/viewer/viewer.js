@@ -1,0 +1,343 @@
+// skillbox graph viewer: canvas renderer over positions precomputed in Python.
+// All text from the code is written with textContent, never parsed as HTML.
+(function () {
+  "use strict";
+  var D = JSON.parse(document.getElementById("graph-data").textContent);
+  var N = D.nodes.length;
+  // node fields: 0 id, 1 name, 2 kind, 3 file, 4 line, 5 community, 6 x, 7 y, 8 degree, 9 doc
+  var E = D.edges; // flat: source, target, relation, confidence
+  var byCommunity = {};
+  var communityById = {};
+  D.communities.forEach(function (c) { communityById[c.id] = c; byCommunity[c.id] = []; });
+  for (var i = 0; i < N; i++) {
+    var cid = D.nodes[i][5];
+    (byCommunity[cid] = byCommunity[cid] || []).push(i);
+  }
+  var adjacency = null; // built on first need
+  function neighbours(i) {
+    if (!adjacency) {
+      adjacency = new Array(N);
+      for (var k = 0; k < N; k++) adjacency[k] = [];
+      for (var e = 0; e < E.length; e += 4) {
+        adjacency[E[e]].push(e);
+        adjacency[E[e + 1]].push(e);
+      }
+    }
+    return adjacency[i];
+  }
+
+  var palette = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
+    "#9c755f", "#bab0ac", "#1f77b4", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#17becf"];
+  function colour(cid) { return palette[((cid % palette.length) + palette.length) % palette.length]; }
+
+  var canvas = document.getElementById("canvas");
+  var ctx = canvas.getContext("2d");
+  var view = { x: 0, y: 0, scale: 1 };
+  var state = { community: null, selected: -1, highlight: {} };
+  var filters = { kind: {}, relation: {}, confidence: {} };
+  D.kinds.forEach(function (_, k) { filters.kind[k] = true; });
+  D.relations.forEach(function (_, k) { filters.relation[k] = true; });
+  D.confidences.forEach(function (_, k) { filters.confidence[k] = true; });
+
+  function resize() {
+    var r = canvas.getBoundingClientRect();
+    var dpr = window.devicePixelRatio || 1;
+    canvas.width = Math.max(1, Math.round(r.width * dpr));
+    canvas.height = Math.max(1, Math.round(r.height * dpr));
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    draw();
+  }
+  function fit(minX, minY, maxX, maxY) {
+    var r = canvas.getBoundingClientRect();
+    var w = Math.max(maxX - minX, 1), h = Math.max(maxY - minY, 1);
+    view.scale = Math.min(r.width / w, (r.height - 50) / h) * 0.9;
+    view.x = r.width / 2 - ((minX + maxX) / 2) * view.scale;
+    view.y = (r.height + 40) / 2 - ((minY + maxY) / 2) * view.scale;
+  }
+  function fitOverview() {
+    var minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    D.communities.forEach(function (c) {
+      minX = Math.min(minX, c.x - c.r); maxX = Math.max(maxX, c.x + c.r);
+      minY = Math.min(minY, c.y - c.r); maxY = Math.max(maxY, c.y + c.r);
+    });
+    if (minX === Infinity) { minX = minY = -1; maxX = maxY = 1; }
+    fit(minX, minY, maxX, maxY);
+  }
+  function fitCommunity(cid) {
+    var c = communityById[cid];
+    fit(c.x - c.r, c.y - c.r, c.x + c.r, c.y + c.r);
+  }
+  function sx(x) { return x * view.scale + view.x; }
+  function sy(y) { return y * view.scale + view.y; }
+
+  function nodeVisible(i) {
+    var n = D.nodes[i];
+    return filters.kind[n[2]] && (state.community === null || n[5] === state.community);
+  }
+  function edgeVisible(e) { return filters.relation[E[e + 2]] && filters.confidence[E[e + 3]]; }
+
+  var firstDraw = true;
+  function draw() {
+    var r = canvas.getBoundingClientRect();
+    ctx.clearRect(0, 0, r.width, r.height);
+    ctx.fillStyle = "#f6f7f9";
+    ctx.fillRect(0, 0, r.width, r.height);
+    if (state.community === null) drawOverview(); else drawCommunity(state.community);
+    if (firstDraw) {
+      firstDraw = false;
+      window.__firstDrawMs = performance.now();
+      document.body.setAttribute("data-drawn", "1");
+    }
+  }
+  function drawOverview() {
+    ctx.lineWidth = 1;
+    D.links.forEach(function (l) {
+      var a = communityById[l[0]], b = communityById[l[1]];
+      if (!a || !b) return;
+      ctx.strokeStyle = "rgba(80,90,110," + Math.min(0.5, 0.05 + l[2] / 200) + ")";
+      ctx.beginPath(); ctx.moveTo(sx(a.x), sy(a.y)); ctx.lineTo(sx(b.x), sy(b.y)); ctx.stroke();
+    });
+    D.communities.forEach(function (c) {
+      var rad = Math.max(2, c.r * view.scale);
+      ctx.fillStyle = c.isolated ? "#c9ced6" : colour(c.id);
+      ctx.globalAlpha = 0.85;
+      ctx.beginPath(); ctx.arc(sx(c.x), sy(c.y), rad, 0, Math.PI * 2); ctx.fill();
+      ctx.globalAlpha = 1;
+      if (rad > 26) {
+        ctx.fillStyle = "#111";
+        ctx.font = "12px system-ui, sans-serif";
+        ctx.textAlign = "center";
+        ctx.fillText(c.label.slice(0, 40) + " (" + c.size + ")", sx(c.x), sy(c.y) + 4);
+      }
+    });
+  }
+  function drawCommunity(cid) {
+    var members = byCommunity[cid] || [];
+    var inside = {};
+    members.forEach(function (i) { if (nodeVisible(i)) inside[i] = true; });
+    ctx.lineWidth = 0.6;
+    ctx.strokeStyle = "rgba(90,100,120,0.35)";
+    ctx.beginPath();
+    members.forEach(function (i) {
+      neighbours(i).forEach(function (e) {
+        if (E[e] !== i) return;
+        var j = E[e + 1];
+        if (!inside[i] || !inside[j] || !edgeVisible(e)) return;
+        var a = D.nodes[i], b = D.nodes[j];
+        ctx.moveTo(sx(a[6]), sy(a[7])); ctx.lineTo(sx(b[6]), sy(b[7]));
+      });
+    });
+    ctx.stroke();
+    if (state.selected >= 0) {
+      ctx.strokeStyle = "#d9480f"; ctx.lineWidth = 1.5; ctx.beginPath();
+      neighbours(state.selected).forEach(function (e) {
+        if (!edgeVisible(e)) return;
+        var a = D.nodes[E[e]], b = D.nodes[E[e + 1]];
+        ctx.moveTo(sx(a[6]), sy(a[7])); ctx.lineTo(sx(b[6]), sy(b[7]));
+      });
+      ctx.stroke();
+    }
+    var base = Math.max(1.5, Math.min(6, 2.5 * view.scale));
+    var labels = view.scale > 1.2;
+    ctx.font = "11px system-ui, sans-serif";
+    ctx.textAlign = "left";
+    members.forEach(function (i) {
+      if (!inside[i]) return;
+      var n = D.nodes[i];
+      var rad = base + Math.min(6, Math.sqrt(n[8]) * 0.6);
+      ctx.fillStyle = i === state.selected ? "#d9480f" : state.highlight[i] ? "#ffb000" : colour(n[2]);
+      ctx.beginPath(); ctx.arc(sx(n[6]), sy(n[7]), rad, 0, Math.PI * 2); ctx.fill();
+      if (labels || i === state.selected) {
+        ctx.fillStyle = "#222";
+        ctx.fillText(n[1].slice(0, 48), sx(n[6]) + rad + 2, sy(n[7]) + 3);
+      }
+    });
+  }
+
+  // -- interaction ---------------------------------------------------------------------------------------------
+  function hit(px, py) {
+    if (state.community === null) {
+      var best = null;
+      D.communities.forEach(function (c) {
+        var dx = px - sx(c.x), dy = py - sy(c.y), rad = Math.max(4, c.r * view.scale);
+        if (dx * dx + dy * dy <= rad * rad && (!best || c.r < best.r)) best = c;
+      });
+      return best ? { community: best.id } : null;
+    }
+    var bestI = -1, bestD = 14 * 14;
+    (byCommunity[state.community] || []).forEach(function (i) {
+      if (!nodeVisible(i)) return;
+      var n = D.nodes[i], dx = px - sx(n[6]), dy = py - sy(n[7]), d = dx * dx + dy * dy;
+      if (d < bestD) { bestD = d; bestI = i; }
+    });
+    return bestI >= 0 ? { node: bestI } : null;
+  }
+  var drag = null;
+  canvas.addEventListener("mousedown", function (ev) { drag = { x: ev.clientX, y: ev.clientY, moved: false }; });
+  window.addEventListener("mousemove", function (ev) {
+    if (!drag) return;
+    var dx = ev.clientX - drag.x, dy = ev.clientY - drag.y;
+    if (Math.abs(dx) + Math.abs(dy) > 3) drag.moved = true;
+    if (drag.moved) { view.x += dx; view.y += dy; drag.x = ev.clientX; drag.y = ev.clientY; draw(); }
+  });
+  window.addEventListener("mouseup", function (ev) {
+    var wasClick = drag && !drag.moved;
+    drag = null;
+    if (!wasClick || ev.target !== canvas) return;
+    var r = canvas.getBoundingClientRect();
+    var h = hit(ev.clientX - r.left, ev.clientY - r.top);
+    if (!h) return;
+    if (h.community !== undefined) openCommunity(h.community);
+    else select(h.node);
+  });
+  canvas.addEventListener("wheel", function (ev) {
+    ev.preventDefault();
+    var r = canvas.getBoundingClientRect();
+    var px = ev.clientX - r.left, py = ev.clientY - r.top;
+    var k = Math.exp(-ev.deltaY * 0.0015);
+    view.x = px - (px - view.x) * k; view.y = py - (py - view.y) * k; view.scale *= k;
+    draw();
+  }, { passive: false });
+  window.addEventListener("resize", resize);
+
+  function el(tag, text, cls) {
+    var e = document.createElement(tag);
+    if (text !== undefined) e.textContent = text;
+    if (cls) e.className = cls;
+    return e;
+  }
+  function where(n) {
+    var f = n[3] >= 0 ? D.files[n[3]] : "";
+    return f ? f + (n[4] ? ":" + n[4] : "") : "(no file)";
+  }
+  function crumb() {
+    var c = state.community === null ? null : communityById[state.community];
+    document.getElementById("crumb").textContent = c ? "community " + c.id + ": " + c.label + " (" + c.size + ")" :
+      D.communities.length + " communities, " + N + " nodes";
+    document.getElementById("community").value = c ? String(c.id) : "";
+  }
+  function openCommunity(cid) {
+    state.community = cid; state.selected = -1; state.highlight = {};
+    fitCommunity(cid); crumb(); draw();
+    var c = communityById[cid];
+    var box = document.getElementById("details");
+    box.replaceChildren(el("h2", c.label), el("p", c.size + " nodes, cohesion " + c.cohesion, "muted"));
+    box.appendChild(el("h3", "Most connected"));
+    var ul = el("ul");
+    (byCommunity[cid] || []).slice().sort(function (a, b) { return D.nodes[b][8] - D.nodes[a][8]; })
+      .slice(0, 15).forEach(function (i) { ul.appendChild(nodeItem(i, "")); });
+    box.appendChild(ul);
+  }
+  function showOverview() {
+    state.community = null; state.selected = -1; state.highlight = {};
+    fitOverview(); crumb(); draw();
+  }
+  function nodeItem(i, prefix) {
+    var li = el("li");
+    if (prefix) li.appendChild(el("span", prefix + " ", "muted"));
+    var a = el("a", D.nodes[i][1]);
+    a.addEventListener("click", function () { select(i); });
+    li.appendChild(a);
+    li.appendChild(el("span", " " + D.kinds[D.nodes[i][2]] + " · " + where(D.nodes[i]), "muted"));
+    return li;
+  }
+  function select(i) {
+    var n = D.nodes[i];
+    if (state.community !== n[5]) { state.community = n[5]; fitCommunity(n[5]); crumb(); }
+    state.selected = i;
+    state.highlight = {};
+    neighbours(i).forEach(function (e) { state.highlight[E[e] === i ? E[e + 1] : E[e]] = true; });
+    draw();
+    var box = document.getElementById("details");
+    box.replaceChildren();
+    var title = el("h2", n[1]);
+    title.id = "selected-name";
+    box.appendChild(title);
+    box.appendChild(el("p", D.kinds[n[2]] + " · id " + n[0], "muted"));
+    if (n[3] >= 0) {
+      var link = el("a", where(n));
+      link.href = "file://" + encodeURI((D.root ? D.root + "/" : "") + D.files[n[3]]) + (n[4] ? "#L" + n[4] : "");
+      link.title = "open " + where(n);
+      box.appendChild(link);
+    }
+    if (n[9]) box.appendChild(el("p", n[9], "doc"));
+    var c = communityById[n[5]];
+    if (c) box.appendChild(el("p", "community " + c.id + ": " + c.label, "muted"));
+    var groups = {};
+    neighbours(i).forEach(function (e) {
+      if (!edgeVisible(e)) return;
+      var out = E[e] === i, other = out ? E[e + 1] : E[e];
+      var key = (out ? "" : "← ") + D.relations[E[e + 2]] + (out ? " →" : "");
+      (groups[key] = groups[key] || []).push([other, D.confidences[E[e + 3]]]);
+    });
+    Object.keys(groups).sort().forEach(function (key) {
+      box.appendChild(el("h3", key + " (" + groups[key].length + ")"));
+      var ul = el("ul");
+      groups[key].slice(0, 60).forEach(function (p) {
+        ul.appendChild(nodeItem(p[0], p[1] === "EXTRACTED" ? "" : "[" + p[1] + "]"));
+      });
+      if (groups[key].length > 60) ul.appendChild(el("li", "… " + (groups[key].length - 60) + " more", "muted"));
+      box.appendChild(ul);
+    });
+  }
+
+  // -- search --------------------------------------------------------------------------------------------------
+  var lower = null;
+  var results = document.getElementById("results");
+  document.getElementById("search").addEventListener("input", function (ev) {
+    var q = ev.target.value.trim().toLowerCase();
+    results.replaceChildren();
+    if (!q) { results.style.display = "none"; return; }
+    if (!lower) lower = D.nodes.map(function (n) { return (n[1] + " " + (n[3] >= 0 ? D.files[n[3]] : "")).toLowerCase(); });
+    var hits = [];
+    for (var k = 0; k < N && hits.length < 400; k++) if (lower[k].indexOf(q) >= 0) hits.push(k);
+    hits.sort(function (a, b) {
+      var ea = D.nodes[a][1].toLowerCase() === q ? 0 : 1, eb = D.nodes[b][1].toLowerCase() === q ? 0 : 1;
+      return ea - eb || D.nodes[b][8] - D.nodes[a][8];
+    });
+    hits.slice(0, 50).forEach(function (k) {
+      var row = el("div");
+      row.appendChild(el("strong", D.nodes[k][1]));
+      row.appendChild(el("span", " " + D.kinds[D.nodes[k][2]] + " · " + where(D.nodes[k])));
+      row.className = "result";
+      row.addEventListener("click", function () { results.style.display = "none"; select(k); });
+      results.appendChild(row);
+    });
+    if (!hits.length) results.appendChild(el("div", "no match"));
+    results.style.display = "block";
+  });
+
+  // -- filters and summary -------------------------------------------------------------------------------------
+  function checkboxes(id, names, store) {
+    var box = document.getElementById(id);
+    names.forEach(function (name, k) {
+      var label = el("label");
+      var input = el("input");
+      input.type = "checkbox"; input.checked = true;
+      input.dataset.value = name;
+      input.addEventListener("change", function () { store[k] = input.checked; if (state.selected >= 0) select(state.selected); else draw(); });
+      label.appendChild(input);
+      label.appendChild(document.createTextNode(" " + name));
+      box.appendChild(label);
+    });
+  }
+  checkboxes("f-kind", D.kinds, filters.kind);
+  checkboxes("f-relation", D.relations, filters.relation);
+  checkboxes("f-confidence", D.confidences, filters.confidence);
+  var select_ = document.getElementById("community");
+  D.communities.slice(0, 500).forEach(function (c) {
+    var o = el("option", c.id + ": " + c.label.slice(0, 50) + " (" + c.size + ")");
+    o.value = String(c.id);
+    select_.appendChild(o);
+  });
+  select_.addEventListener("change", function () {
+    if (select_.value === "") showOverview(); else openCommunity(Number(select_.value));
+  });
+  document.getElementById("overview").addEventListener("click", showOverview);
+  document.getElementById("summary").textContent = N + " nodes, " + (E.length / 4) + " edges, " +
+    D.communities.length + " communities, " + D.files.length + " files";
+  window.skillboxViewer = { select: select, openCommunity: openCommunity, overview: showOverview, data: D };
+  fitOverview();
+  crumb();
+  resize();
+})();

@@ -1,0 +1,59 @@
+"""Optional project settings: `[tool.skillbox.lint]` in pyproject.toml or `[lint]` in skillbox.toml.
+
+    [tool.skillbox.lint]
+    select = ["core", "gsap"]          # codes or group names; default: every rule
+    ignore = ["composition_file_too_large"]
+    severity = { studio_missing_editable_id = "error" }
+
+The nearest file found walking up from the first PATH wins; skillbox.toml before pyproject.toml in one folder.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from skillbox.errors import ConfigError
+from skillbox.lint.registry import SEVERITIES
+
+
+def find_config(start: Path) -> tuple[Path, dict] | None:
+    folder = start.resolve()
+    if not folder.is_dir():
+        folder = folder.parent
+    for candidate in (folder, *folder.parents):
+        for name, keys in (("skillbox.toml", ("lint",)), ("pyproject.toml", ("tool", "skillbox", "lint"))):
+            path = candidate / name
+            if not path.is_file():
+                continue
+            try:
+                data = tomllib.loads(path.read_text(encoding="utf-8"))
+            except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
+                raise ConfigError(f"{path}: invalid TOML: {err}") from None
+            section = data
+            for key in keys:
+                section = section.get(key) if isinstance(section, dict) else None
+                if section is None:
+                    break
+            if section is not None:
+                if not isinstance(section, dict):
+                    raise ConfigError(f"{path}: [{'.'.join(keys)}] must be a table")
+                return path, section
+    return None
+
+
+def read_settings(path: Path, section: dict) -> dict:
+    """Validate a settings table; returns {"select": set|None, "ignore": set, "severity": dict}."""
+    out: dict = {"select": None, "ignore": set(), "severity": {}}
+    for key, value in section.items():
+        if key in ("select", "ignore"):
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise ConfigError(f"{path}: lint.{key} must be a list of rule codes")
+            out[key] = set(value)
+        elif key == "severity":
+            if not isinstance(value, dict) or not all(v in SEVERITIES for v in value.values()):
+                raise ConfigError(f"{path}: lint.severity must map codes to one of {', '.join(SEVERITIES)}")
+            out["severity"] = dict(value)
+        else:
+            raise ConfigError(f"{path}: unknown lint setting {key!r} (known: select, ignore, severity)")
+    return out

@@ -1,0 +1,140 @@
+"""Render a `LintResult` as compiler-style text, the JSON contract of design.md, or SARIF 2.1.0."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from skillbox import __version__
+from skillbox.lint.engine import LintResult
+from skillbox.lint.registry import Rule
+
+SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
+
+
+def to_json(result: LintResult) -> dict:
+    return {
+        "ok": result.ok,
+        "errorCount": result.count("error"),
+        "warningCount": result.count("warning"),
+        "infoCount": result.count("info"),
+        "filesScanned": result.files_scanned,
+        "findings": [f.to_json() for f in result.findings],
+    }
+
+
+def to_text(result: LintResult) -> str:
+    lines = []
+    for f in result.findings:
+        fix = " [fixable]" if f.fixable else ""
+        lines.append(f"{f.file}:{f.line}:{f.column}: {f.severity} {f.code} {f.message}{fix}")
+        if f.fix_hint:
+            lines.append(f"    fix: {f.fix_hint}")
+    errors, warnings, infos = result.count("error"), result.count("warning"), result.count("info")
+    files = result.files_scanned
+    summary = f"{errors} error(s), {warnings} warning(s), {infos} info in {files} file(s)"
+    fixable = sum(1 for f in result.findings if f.fixable)
+    if fixable:
+        summary += f"; {fixable} fixable with --fix"
+    lines.append(summary)
+    return "\n".join(lines)
+
+
+def to_sarif(result: LintResult, rules: dict[str, Rule]) -> dict:
+    used = sorted({f.code for f in result.findings})
+    index = {code: i for i, code in enumerate(used)}
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "skillbox-lint",
+                        "version": __version__,
+                        "rules": [
+                            {
+                                "id": code,
+                                "name": code,
+                                "shortDescription": {"text": rules[code].summary},
+                                "fullDescription": {"text": rules[code].explanation},
+                                "help": {"text": rules[code].fix_hint},
+                                "defaultConfiguration": {"level": SARIF_LEVEL[rules[code].severity]},
+                                "properties": {"group": rules[code].group},
+                            }
+                            for code in used
+                        ],
+                    }
+                },
+                "results": [
+                    {
+                        "ruleId": f.code,
+                        "ruleIndex": index[f.code],
+                        "level": SARIF_LEVEL[f.severity],
+                        "message": {"text": f"{f.message}. Fix: {f.fix_hint}" if f.fix_hint else f.message},
+                        "locations": [
+                            {
+                                "physicalLocation": {
+                                    "artifactLocation": {"uri": Path(f.file).as_posix()},
+                                    "region": {"startLine": f.line, "startColumn": f.column},
+                                }
+                            }
+                        ],
+                    }
+                    for f in result.findings
+                ],
+            }
+        ],
+    }
+
+
+def render(result: LintResult, fmt: str, rules: dict[str, Rule]) -> str:
+    if fmt == "json":
+        return json.dumps(to_json(result), indent=2, ensure_ascii=False)
+    if fmt == "sarif":
+        return json.dumps(to_sarif(result, rules), indent=2, ensure_ascii=False)
+    return to_text(result)
+
+
+def rule_table(rules: dict[str, Rule]) -> list[dict]:
+    return [
+        {
+            "code": r.code,
+            "severity": r.severity,
+            "group": r.group,
+            "summary": r.summary,
+            "fixable": r.fixable,
+            "sharedWithHyperframes": r.peer_code,
+            "optIn": r.opt_in,
+        }
+        for r in sorted(rules.values(), key=lambda r: (r.group, r.code))
+    ]
+
+
+def explain(r: Rule) -> str:
+    fix = "yes (skillbox lint --fix)" if r.fixable else "no"
+    return "\n".join(
+        [
+            f"{r.code} ({r.severity}, group {r.group})",
+            "",
+            r.summary,
+            "",
+            r.explanation,
+            "",
+            "Bad:",
+            _indent(r.bad.snippet),
+            "",
+            "Good:",
+            _indent(r.good.snippet),
+            "",
+            f"Fix: {r.fix_hint}",
+            f"Autofix: {fix}",
+            f"Silence on one element: <!-- skillbox-lint: ignore[{r.code}] --> right before it; for a whole file "
+            f'<!-- skillbox-lint: ignore-file[{r.code}] -->; for a project ignore = ["{r.code}"] under '
+            "[tool.skillbox.lint] in pyproject.toml (or [lint] in skillbox.toml).",
+        ]
+    )
+
+
+def _indent(text: str) -> str:
+    return "\n".join("    " + line for line in text.splitlines())

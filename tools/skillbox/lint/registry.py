@@ -1,0 +1,118 @@
+"""Lint rules as registered objects: the code, its documentation and its check live together.
+
+A rule module declares each rule with `@rule(...)` above its check function; the decorator returns a `Rule`
+whose `fixer` decorator attaches an optional safe autofix. The docs (`summary`, `explanation`, `bad`, `good`,
+`fix_hint`) are not decoration: `skillbox lint explain` prints them and the test suite lints every `bad` and
+`good` example, so a rule's documentation cannot drift from what it does.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from skillbox.lint.samples import Sample
+
+SEVERITIES = ("error", "warning", "info")
+GROUPS = ("core", "media", "composition", "gsap", "captions", "fonts", "project")
+RULE_MODULES = [f"skillbox.lint.rules.{g}" for g in GROUPS]
+
+
+@dataclass
+class Hit:
+    """What a check reports: where (byte offset) and what, optionally a context-dependent severity and the data
+    its autofix needs."""
+
+    offset: int
+    message: str
+    element: Any = None
+    severity: str | None = None
+    fix: Any = None
+    doc: Any = None  # project rules name the document a hit belongs to
+    element_id: str | None = None
+    selector: str | None = None
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace bytes [start, end) of a file with `text`."""
+
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(eq=False)
+class Rule:
+    code: str
+    severity: str
+    group: str
+    summary: str
+    explanation: str
+    bad: Sample
+    good: Sample
+    fix_hint: str
+    check: Callable[..., Iterable[Hit]]
+    scope: str = "file"  # "file": check(doc); "project": check(project)
+    autofix: Callable[..., list[Edit]] | None = None
+    peer_code: bool = False  # the code and meaning are shared with `hyperframes lint`
+    bad_also: tuple[str, ...] = field(default_factory=tuple)  # codes the bad example legitimately fires too
+    opt_in: bool = False  # runs only when selected by code (--select / config), like ruff's opt-in rules
+
+    def fixer(self, function: Callable[..., list[Edit]]) -> Callable[..., list[Edit]]:
+        """Attach a safe autofix: `function(doc, hit) -> [Edit]`."""
+        self.autofix = function
+        return function
+
+    @property
+    def fixable(self) -> bool:
+        return self.autofix is not None
+
+
+RULES: dict[str, Rule] = {}
+
+
+def rule(
+    code: str,
+    severity: str,
+    group: str,
+    *,
+    summary: str,
+    explanation: str,
+    bad: Sample,
+    good: Sample,
+    fix_hint: str,
+    scope: str = "file",
+    peer: bool = False,
+    bad_also: tuple[str, ...] = (),
+    opt_in: bool = False,
+) -> Callable[[Callable[..., Iterable[Hit]]], Rule]:
+    if severity not in SEVERITIES or group not in GROUPS:
+        raise ValueError(f"rule {code}: bad severity {severity!r} or group {group!r}")
+
+    def register(check: Callable[..., Iterable[Hit]]) -> Rule:
+        if code in RULES:
+            raise ValueError(f"duplicate rule code {code}")
+        registered = Rule(code, severity, group, summary, explanation.strip(), bad, good, fix_hint, check, scope)
+        registered.peer_code = peer
+        registered.bad_also = tuple(bad_also)
+        registered.opt_in = opt_in
+        RULES[code] = registered
+        return registered
+
+    return register
+
+
+_loaded = False
+
+
+def all_rules() -> dict[str, Rule]:
+    """Every registered rule, importing the rule modules on first use."""
+    global _loaded
+    if not _loaded:
+        for module in RULE_MODULES:
+            importlib.import_module(module)
+        _loaded = True
+    return RULES

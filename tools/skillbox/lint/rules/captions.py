@@ -1,0 +1,258 @@
+"""Captions: one inline transcript, absolutely positioned groups, hard exits, one caption track."""
+
+from __future__ import annotations
+
+import re
+
+from skillbox.lint.document import Document, Element
+from skillbox.lint.registry import Hit, rule
+from skillbox.lint.samples import comp
+
+G = "captions"
+CAPTION_NAME = re.compile(r"caption", re.I)  # not "subtitle": charts and title cards have subtitles
+TRACK = '<div id="captions" class="clip" data-start="0" data-duration="4" data-track-index="5" ' \
+    'data-track-kind="captions"><span id="w1" class="caption-word">Hello</span></div>'  # fmt: skip
+TRACK_IN = 'tl.from("#captions", { opacity: 0 }, 0);'
+
+
+# Containers that stack caption groups; words inside a group may be positioned relatively.
+CAPTION_CONTAINER = re.compile(r"[.#]caption[-_]?(?:group|container|text|line)\b", re.I)
+
+
+def _caption_selector(selector: str) -> bool:
+    return bool(CAPTION_NAME.search(selector))
+
+
+def _is_caption_doc(doc: Document) -> bool:
+    return any(e.attrs.get("data-track-kind") == "captions" for e in doc.elements) or "TRANSCRIPT" in " ".join(
+        s.text for s in doc.scripts
+    )
+
+
+@rule(
+    "caption_transcript_not_inline",
+    "error",
+    G,
+    summary="A captions composition loads its transcript with fetch().",
+    explanation="The caption editor parses an inline `var TRANSCRIPT = [...]`, and a fetch resolves after the "
+    "timeline is built (so caption tweens are missing). Inline the transcript.",
+    bad=comp(TRACK, js=TRACK_IN + '\nfetch("transcript.json").then((r) => r.json());'),
+    good=comp(TRACK, js='const TRANSCRIPT = [{ "text": "Hello", "start": 0, "end": 1 }];\n' + TRACK_IN),
+    fix_hint='Inline it: const TRANSCRIPT = [{"text": "...", "start": 0, "end": 1}, ...];',
+    peer=True,
+)
+def caption_transcript_not_inline(doc: Document):
+    caption_doc = _is_caption_doc(doc)
+    for model in doc.script_models:
+        for call in model.calls:
+            if call.name != "fetch" or not call.args:
+                continue
+            url = call.args[0].literal if isinstance(call.args[0].literal, str) else call.args[0].text
+            if caption_doc or re.search(r"transcript|caption|subtitle|\.srt|\.vtt", url, re.I):
+                yield Hit(call.offset, f"transcript loaded with fetch({call.args[0].text})")
+
+
+@rule(
+    "caption_container_relative_position",
+    "error",
+    G,
+    summary="A caption element is styled position: relative.",
+    explanation="Caption groups are stacked in one place and switched on the timeline; relative positioning puts "
+    "them below each other, so later groups render off-screen.",
+    bad=comp(TRACK, css=".caption-group { position: relative; }", js=TRACK_IN),
+    good=comp(TRACK, css=".caption-group { position: absolute; }", js=TRACK_IN),
+    fix_hint="Use position: absolute for caption groups/words inside a positioned container.",
+    peer=True,
+)
+def caption_container_relative_position(doc: Document):
+    for css_rule in doc.all_css_rules:
+        if CAPTION_CONTAINER.search(css_rule.selector):
+            for decl in css_rule.declarations:
+                if decl.name == "position" and decl.value == "relative":
+                    yield Hit(decl.offset, f"`{css_rule.selector}` uses position: relative", selector=css_rule.selector)
+
+
+@rule(
+    "caption_text_overflow_risk",
+    "warning",
+    G,
+    summary="A caption style uses white-space: nowrap without a max-width.",
+    explanation="Long caption lines then run off the frame edge.",
+    bad=comp(TRACK, css=".caption-word { white-space: nowrap; }", js=TRACK_IN),
+    good=comp(TRACK, css=".caption-word { white-space: nowrap; max-width: 1600px; }", js=TRACK_IN),
+    fix_hint="Add a max-width (e.g. 80% of the frame) or allow wrapping.",
+    peer=True,
+)
+def caption_text_overflow_risk(doc: Document):
+    for css_rule in doc.all_css_rules:
+        if not _caption_selector(css_rule.selector):
+            continue
+        names = {d.name: d for d in css_rule.declarations}
+        if names.get("white-space") and names["white-space"].value == "nowrap" and "max-width" not in names:
+            yield Hit(
+                names["white-space"].offset,
+                f"`{css_rule.selector}` is nowrap with no max-width",
+                selector=css_rule.selector,
+            )
+
+
+@rule(
+    "caption_overflow_clips_scaled_words",
+    "error",
+    G,
+    summary="overflow: hidden on a caption container whose words are scaled above 1.",
+    explanation="Emphasis scaling (scale 1.2 on the active word) grows the word past the container box and "
+    "overflow: hidden cuts it off.",
+    bad=comp(TRACK, css="#captions { overflow: hidden; }", js=TRACK_IN + '\ntl.to("#w1", { scale: 1.3 }, 1);'),
+    good=comp(TRACK, css="#captions { overflow: visible; }", js=TRACK_IN + '\ntl.to("#w1", { scale: 1.3 }, 1);'),
+    fix_hint="Use overflow: visible on caption containers.",
+    peer=True,
+)
+def caption_overflow_clips_scaled_words(doc: Document):
+    scaled = False
+    for call in doc.gsap_calls:
+        for key in ("scale", "scaleX", "scaleY"):
+            value = (call.vars or {}).get(key)
+            if value is not None and isinstance(value.literal, int | float) and value.literal > 1:
+                scaled = True
+    if not scaled:
+        return
+    for element in doc.elements:
+        is_caption = element.attrs.get("data-track-kind") == "captions" or CAPTION_NAME.search(
+            element.attrs.get("id", "") + " " + element.attrs.get("class", "")
+        )
+        if not is_caption:
+            continue
+        from skillbox.lint.timing import css_declarations_for
+
+        for selector, decl in css_declarations_for(doc, element):
+            if decl.name == "overflow" and decl.value == "hidden":
+                yield Hit(
+                    decl.offset,
+                    f"overflow: hidden on caption {element.label()} ({selector}) clips scaled words",
+                    element,
+                )
+
+
+def _looks_like_caption(element: Element) -> bool:
+    return bool(CAPTION_NAME.search(element.attrs.get("id", "") + " " + element.attrs.get("class", "")))
+
+
+@rule(
+    "caption_track_kind_missing",
+    "warning",
+    G,
+    summary='A timed caption-like element lacks data-track-kind="captions".',
+    explanation="Editors find the caption track by data-track-kind; without it captions are edited as ordinary "
+    "clips and caption styling tools do not apply.",
+    bad=comp(TRACK.replace(' data-track-kind="captions"', ""), js=TRACK_IN),
+    good=comp(TRACK, js=TRACK_IN),
+    fix_hint='Add data-track-kind="captions" to the caption track element.',
+    peer=True,
+)
+def caption_track_kind_missing(doc: Document):
+    for element in doc.elements:
+        if (
+            "data-track-index" in element.attrs
+            and _looks_like_caption(element)
+            and element.attrs.get("data-track-kind") != "captions"
+            and not any(a.attrs.get("data-track-kind") == "captions" for a in element.ancestors())
+        ):
+            yield Hit(
+                element.start, f'{element.label()} looks like captions but has no data-track-kind="captions"', element
+            )
+
+
+@rule(
+    "multiple_caption_tracks",
+    "warning",
+    G,
+    summary="Caption elements are spread over several track indices.",
+    explanation="One composition has one caption track; several make captions overlap and confuse the editor.",
+    bad=comp(
+        TRACK + '\n<div id="captions2" class="clip" data-start="0" data-duration="4" data-track-index="6" '
+        'data-track-kind="captions"></div>',
+        js=TRACK_IN + '\ntl.from("#captions2", { opacity: 0 }, 0);',
+    ),
+    good=comp(TRACK, js=TRACK_IN),
+    fix_hint="Put every caption group on the same data-track-index.",
+    peer=True,
+)
+def multiple_caption_tracks(doc: Document):
+    tracks: dict[str, Element] = {}
+    for element in doc.elements:
+        if element.attrs.get("data-track-kind") == "captions" and "data-track-index" in element.attrs:
+            tracks.setdefault(element.attrs["data-track-index"], element)
+    if len(tracks) > 1:
+        elements = list(tracks.values())
+        yield Hit(elements[1].start, f"captions on tracks {', '.join(sorted(tracks))}", elements[1])
+
+
+@rule(
+    "caption_textshadow_on_group_container",
+    "warning",
+    G,
+    summary="textShadow is tweened on the caption group container.",
+    explanation="A text-shadow on the container re-rasterises every word each frame; tween it on the words.",
+    bad=comp(TRACK, js=TRACK_IN + '\ntl.to("#captions", { textShadow: "0 0 8px #fff" }, 1);'),
+    good=comp(TRACK, js=TRACK_IN + '\ntl.to("#w1", { textShadow: "0 0 8px #fff" }, 1);'),
+    fix_hint="Tween textShadow on the word elements (or set it statically in CSS).",
+    peer=True,
+)
+def caption_textshadow_on_group_container(doc: Document):
+    from skillbox.lint.timing import tween_targets
+
+    for call in doc.gsap_calls:
+        if call.vars and "textShadow" in call.vars:
+            for element in tween_targets(doc, call) or []:
+                if element.attrs.get("data-track-kind") == "captions" or element.children:
+                    yield Hit(call.offset, f"textShadow tweened on container {element.label()}", element)
+                    break
+
+
+@rule(
+    "caption_exit_missing_hard_kill",
+    "error",
+    G,
+    summary="A caption group fades out with tl.to(opacity: 0) but is never hard-hidden with tl.set.",
+    explanation="Seeking lands between frames; a fade alone leaves a ghost at opacity 0.02 or, after a backwards "
+    "seek, the group visible under the next one. Follow the fade with a zero-duration tl.set(group, "
+    "{opacity: 0}, end) so every seek past the end lands on an exact state.",
+    bad=comp(TRACK, js=TRACK_IN + '\ntl.to("#captions", { opacity: 0, duration: 0.2 }, 3.8);'),
+    good=comp(
+        TRACK,
+        js=TRACK_IN + '\ntl.to("#captions", { opacity: 0, duration: 0.2 }, 3.8);\n'
+        'tl.set("#captions", { opacity: 0 }, 4);',
+    ),
+    fix_hint='Add tl.set(group, { opacity: 0 }, groupEnd) after the fade (plus visibility: "hidden" only on '
+    "groups that are not .clip elements, see gsap_animates_clip_element).",
+    peer=True,
+)
+def caption_exit_missing_hard_kill(doc: Document):
+    if not _is_caption_composition(doc):
+        return
+    exits, kills = [], []
+    for call in doc.gsap_calls:
+        opacity = (call.vars or {}).get("opacity")
+        visibility = (call.vars or {}).get("visibility")
+        if call.method == "to" and opacity is not None and opacity.literal in (0, 0.0, "0"):
+            exits.append(call)
+        if call.method == "set" and (
+            (opacity is not None and opacity.literal in (0, 0.0, "0"))
+            or (visibility is not None and visibility.literal == "hidden")
+        ):
+            kills.append(call)
+    if exits and not kills:
+        yield Hit(
+            exits[0].offset, f"caption fade-out {exits[0].receiver}.to(…, {{ opacity: 0 }}) has no tl.set hard kill"
+        )
+
+
+def _is_caption_composition(doc: Document) -> bool:
+    root_id = doc.root.attrs.get("data-composition-id") if doc.root is not None else None
+    return (
+        bool(re.search(r"caption", doc.path, re.I))
+        or root_id == "captions"
+        or any(re.search(r"\.caption[-_]?(?:group|word|line|block)", r.selector) for r in doc.all_css_rules)
+        or any(e.attrs.get("data-track-kind") == "captions" for e in doc.elements)
+    )

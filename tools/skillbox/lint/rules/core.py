@@ -1,0 +1,678 @@
+"""Core contract: the root element, the timeline registry, determinism, markup that breaks rendering."""
+
+from __future__ import annotations
+
+import re
+
+from skillbox.lint.document import COMPOSITION_MARKERS, Document
+from skillbox.lint.registry import Edit, Hit, rule
+from skillbox.lint.samples import HOST, SUB, comp, composition, project, raw
+
+G = "core"
+
+PARSE_BAD = raw("This is a plain text note, not a composition.\n")
+
+
+@rule(
+    "parse_error",
+    "error",
+    G,
+    summary="The file cannot be read as an HTML composition (binary, empty, not HTML, too large).",
+    explanation="""
+Every other rule needs a parsed document. Binary files, empty files, text without a single HTML element and
+files over 10 MB are reported with this code instead of being linted (nothing else is reported for that file).
+""",
+    bad=PARSE_BAD,
+    good=comp('<h1 id="title" class="clip" data-start="0" data-duration="4">Hello</h1>'),
+    fix_hint="Point the linter at the composition's .html file (UTF-8 HTML with a root element).",
+)
+def parse_error(doc: Document):
+    return ()  # emitted by the engine when parsing fails
+
+
+def _root_skipped(doc: Document) -> bool:
+    return doc.root is None
+
+
+@rule(
+    "root_missing_composition_id",
+    "error",
+    G,
+    summary="The root element has no data-composition-id.",
+    explanation="""
+The root is the `<body>` when it carries composition attributes, else the first element in `<body>` (a leading
+`<svg>` defs block without composition attributes is skipped). Its `data-composition-id` is the key the renderer
+looks up in `window.__timelines`; without it nothing is seeked and the video renders frozen.
+""",
+    bad=raw(
+        composition("").replace(' data-composition-id="main"', ""),
+        '<div id="root" data-width="1920" data-height="1080" data-start="0" data-duration="4"></div>',
+    ),
+    good=comp(""),
+    fix_hint='Add data-composition-id="<id>" to the root element, matching the window.__timelines key.',
+    peer=True,
+)
+def root_missing_composition_id(doc: Document):
+    if doc.root is not None and "data-composition-id" not in doc.root.attrs:
+        yield Hit(doc.root.start, f"root element {doc.root.label()} has no data-composition-id", doc.root)
+
+
+@rule(
+    "root_missing_dimensions",
+    "error",
+    G,
+    summary="The root element lacks data-width or data-height.",
+    explanation="""
+`data-width` and `data-height` set the capture viewport in pixels. Without them the renderer falls back to a
+default size and the layout you designed is cropped or letterboxed.
+""",
+    bad=raw(
+        composition("").replace(' data-height="1080"', ""),
+        '<div id="root" data-composition-id="main" data-width="1920"></div>',
+    ),
+    good=comp(""),
+    fix_hint='Add data-width="1920" data-height="1080" (your canvas size in px) to the root element.',
+    peer=True,
+)
+def root_missing_dimensions(doc: Document):
+    root = doc.root
+    if root is None or (doc.is_subcomposition and doc.root_in_template):
+        return
+    missing = [a for a in ("data-width", "data-height") if a not in root.attrs]
+    if missing:
+        yield Hit(root.start, f"root element {root.label()} has no {' or '.join(missing)}", root)
+
+
+def _registry_used(doc: Document) -> bool:
+    return any(m.registrations or m.registry_inits for m in doc.script_models) or any(
+        "__timelines" in s.text for s in doc.scripts if s.model is None and s.src is None
+    )
+
+
+@rule(
+    "missing_timeline_registry",
+    "error",
+    G,
+    summary="No window.__timelines registration anywhere in a standalone composition.",
+    explanation="""
+The renderer finds the timeline to seek in `window.__timelines["<composition id>"]`. A composition that builds
+a timeline but never registers it renders its first frame for the whole video; one without any timeline makes
+the producer wait 45 s for a registration. Sub-compositions, template files and roots marked `data-no-timeline`
+are exempt.
+""",
+    bad=raw(
+        composition("", js="")
+        .replace('window.__timelines["main"] = tl;\n', "")
+        .replace("window.__timelines = window.__timelines || {};\n", ""),
+        "<script>\nconst tl = gsap.timeline({ paused: true });\n</script>",
+    ),
+    good=comp(""),
+    fix_hint='Register the timeline: window.__timelines = window.__timelines || {}; window.__timelines["<id>"] = tl; '
+    "(a composition without animation: add data-no-timeline to the root).",
+    peer=True,
+    bad_also=("gsap_timeline_not_registered",),
+)
+def missing_timeline_registry(doc: Document):
+    root = doc.root
+    if doc.is_subcomposition or doc.root_in_template or root is None:
+        return
+    if "data-no-timeline" in root.attrs or "data-composition-id" not in root.attrs:
+        return
+    if not _registry_used(doc):
+        offset = doc.scripts[-1].start if doc.scripts else root.start
+        yield Hit(offset, "the composition never assigns window.__timelines", root)
+
+
+@rule(
+    "timeline_id_mismatch",
+    "error",
+    G,
+    summary="A window.__timelines key does not match any data-composition-id (including a nested host's id).",
+    explanation="""
+The runtime seeks `window.__timelines[id]` for each element with `data-composition-id="id"`. A key that
+matches no composition in the file is never seeked. For a sub-composition loaded by a host
+(`data-composition-src`), the file's root id and its timeline key must both equal the host's
+`data-composition-id`, or the nested scene stays frozen.
+""",
+    bad=raw(
+        composition("").replace('window.__timelines["main"]', 'window.__timelines["intro"]'),
+        '<div id="root" data-composition-id="main" ...>\n<script>window.__timelines["intro"] = tl;</script>',
+    ),
+    good=comp(""),
+    fix_hint='Use the root\'s data-composition-id as the key: window.__timelines["<data-composition-id>"] = tl.',
+    peer=True,
+)
+def timeline_id_mismatch(doc: Document):
+    if doc.root is None or "data-composition-id" not in doc.root.attrs:
+        return  # root_missing_composition_id says it already
+    ids = {e.attrs["data-composition-id"] for e in doc.elements if "data-composition-id" in e.attrs}
+    host_ids = doc.host_ids
+    for model in doc.script_models:
+        for reg in model.registrations:
+            if reg.key is None:
+                continue
+            if reg.key not in ids:
+                yield Hit(reg.offset, f'window.__timelines["{reg.key}"] matches no data-composition-id in this file')
+            elif host_ids and reg.key not in host_ids:
+                hosts = ", ".join(sorted(host_ids))
+                yield Hit(
+                    reg.offset, f'timeline key "{reg.key}" differs from the host\'s data-composition-id ({hosts})'
+                )
+    root = doc.root
+    if host_ids and root is not None and root.attrs.get("data-composition-id") not in (None, *host_ids):
+        hosts = ", ".join(sorted(host_ids))
+        yield Hit(
+            root.start,
+            f'sub-composition root id "{root.attrs["data-composition-id"]}" differs from its host\'s ({hosts})',
+            root,
+        )
+
+
+@rule(
+    "css_parse_error",
+    "error",
+    G,
+    summary="A <style> block has a CSS syntax error (unbalanced braces, stray tokens).",
+    explanation="""
+The browser drops everything after an unclosed block, so later rules silently stop applying in the render.
+""",
+    bad=comp(css="#title { color: white;\n.sub { color: gray; }", body='<p id="sub" class="sub">Hi</p>'),
+    good=comp(css="#title { color: white; }\n.sub { color: gray; }", body='<p id="sub" class="sub">Hi</p>'),
+    fix_hint="Close every { with } and remove stray characters in the <style> block.",
+    peer=True,
+)
+def css_parse_error(doc: Document):
+    for style in doc.styles:
+        for message, offset in style.sheet.errors:
+            yield Hit(offset, f"CSS parse error: {message}", style.element)
+
+
+@rule(
+    "repeated_id_descendant_selector",
+    "error",
+    G,
+    summary="A selector such as `#a #a` repeats one id as its own descendant and can never match.",
+    explanation="An id is unique, so `#a #a` matches nothing; the styles meant for the element never apply.",
+    bad=comp('<p id="a">Hi</p>', css="#a #a { color: red; }"),
+    good=comp('<p id="a">Hi</p>', css="#a { color: red; }"),
+    fix_hint="Drop the repeated id from the selector.",
+    peer=True,
+)
+def repeated_id_descendant_selector(doc: Document):
+    for css_rule in doc.all_css_rules:
+        ids = re.findall(r"#([\w-]+)", css_rule.selector)
+        if len(ids) != len(set(ids)):
+            yield Hit(
+                css_rule.offset,
+                f"selector `{css_rule.selector}` repeats an id and can never match",
+                selector=css_rule.selector,
+            )
+
+
+@rule(
+    "visible_markup_comment",
+    "error",
+    G,
+    summary="A `/* ... */` comment written in HTML text renders on screen.",
+    explanation="CSS/JS comment syntax is plain text in HTML and shows up in the video. Use `<!-- ... -->`.",
+    bad=comp('<div id="card">/* title card */<h1>Hi</h1></div>'),
+    good=comp('<div id="card"><!-- title card --><h1>Hi</h1></div>'),
+    fix_hint="Use an HTML comment <!-- ... --> or delete the text.",
+    peer=True,
+)
+def visible_markup_comment(doc: Document):
+    for run in doc.texts:
+        if run.parent is not None and not doc.in_head(run.parent) and re.search(r"/\*.*?\*/", run.text, re.S):
+            yield Hit(run.start + run.text.find("/*"), "`/* ... */` comment in HTML text renders on screen", run.parent)
+
+
+@rule(
+    "invalid_inline_script_syntax",
+    "error",
+    G,
+    summary="An inline <script> has a JavaScript syntax error, so none of it runs.",
+    explanation="One syntax error stops the whole script: no timeline is built or registered.",
+    bad=comp(js='tl.to("#root", { opacity: 1 }, 0;'),
+    good=comp(js='tl.to("#root", { opacity: 1 }, 0);'),
+    fix_hint="Fix the JavaScript syntax error at the reported position.",
+    peer=True,
+)
+def invalid_inline_script_syntax(doc: Document):
+    for script in doc.scripts:
+        if script.model is not None and script.model.has_error and script.type != "module":
+            yield Hit(script.model.error_offset or script.start, "inline script does not parse", script.element)
+
+
+@rule(
+    "host_missing_composition_id",
+    "error",
+    G,
+    summary="An element with data-composition-src has no data-composition-id.",
+    explanation="The runtime mounts the sub-composition under the host's id and seeks the timeline of that id.",
+    bad=project(
+        {"index.html": composition(HOST.replace(' data-composition-id="intro"', "")), "compositions/intro.html": SUB},
+        '<div id="intro" data-composition-src="compositions/intro.html" data-start="0" ...></div>',
+    ),
+    good=project(
+        {"index.html": composition(HOST), "compositions/intro.html": SUB},
+        '<div id="intro" data-composition-id="intro" data-composition-src="compositions/intro.html" ...></div>',
+    ),
+    fix_hint='Add data-composition-id="<id>" to the host, equal to the sub-composition\'s root id.',
+    peer=True,
+)
+def host_missing_composition_id(doc: Document):
+    for element in doc.elements:
+        if "data-composition-src" in element.attrs and "data-composition-id" not in element.attrs:
+            yield Hit(
+                element.start, f"host {element.label()} has data-composition-src but no data-composition-id", element
+            )
+
+
+@rule(
+    "scoped_css_missing_wrapper",
+    "warning",
+    G,
+    summary='CSS scoped with [data-composition-id="x"] but no element has that id.',
+    explanation="The scoped rules never match anything, usually after renaming a composition.",
+    bad=comp('<p id="t">Hi</p>', css='[data-composition-id="intro"] #t { color: red; }'),
+    good=comp('<p id="t">Hi</p>', css='[data-composition-id="main"] #t { color: red; }'),
+    fix_hint="Use the data-composition-id that exists in this file in the CSS scope.",
+    peer=True,
+)
+def scoped_css_missing_wrapper(doc: Document):
+    ids = {e.attrs["data-composition-id"] for e in doc.elements if "data-composition-id" in e.attrs}
+    ids |= doc.host_ids
+    for css_rule in doc.all_css_rules:
+        for scoped in re.findall(r"\[data-composition-id=[\"']?([^\"'\]]+)[\"']?\]", css_rule.selector):
+            if scoped not in ids:
+                yield Hit(
+                    css_rule.offset,
+                    f'CSS scope [data-composition-id="{scoped}"] matches no element',
+                    selector=css_rule.selector,
+                )
+
+
+@rule(
+    "studio_missing_editable_id",
+    "warning",
+    G,
+    summary="A timed element (data-start / data-track-index / data-composition-src) has no id.",
+    explanation="Editors and the render pipeline address clips by id; a clip without one cannot be edited or "
+    "tracked across re-renders.",
+    bad=comp('<h1 class="clip" data-start="0" data-duration="2">Hi</h1>'),
+    good=comp('<h1 id="title" class="clip" data-start="0" data-duration="2">Hi</h1>'),
+    fix_hint='Give the element a unique id, e.g. id="title".',
+    peer=True,
+)
+def studio_missing_editable_id(doc: Document):
+    for element in doc.elements:
+        if element is doc.root or element.id:
+            continue
+        if any(a in element.attrs for a in ("data-start", "data-track-index", "data-composition-src")):
+            yield Hit(element.start, f"timed element {element.label()} has no id", element)
+
+
+NON_DETERMINISTIC = {
+    "Math.random": "Math.random()",
+    "Date.now": "Date.now()",
+    "performance.now": "performance.now()",
+    "crypto.getRandomValues": "crypto.getRandomValues()",
+    "crypto.randomUUID": "crypto.randomUUID()",
+    "gsap.utils.random": "gsap.utils.random()",
+}
+
+
+@rule(
+    "non_deterministic_code",
+    "error",
+    G,
+    summary="The script reads the wall clock or an unseeded random source (Math.random, Date.now, new Date()).",
+    explanation="""
+Frames are rendered out of order, in several processes. A value that changes between runs makes frames disagree:
+jitter, flicker, different layouts per chunk. Use a seeded PRNG and times derived from the timeline.
+""",
+    bad=comp('<p id="n">0</p>', js='tl.to("#n", { x: Math.random() * 100 }, 0);'),
+    good=comp('<p id="n">0</p>', js='tl.to("#n", { x: 42 }, 0);'),
+    fix_hint="Replace it with a seeded PRNG (e.g. mulberry32(42)) or a constant; derive time from the timeline.",
+    peer=True,
+)
+def non_deterministic_code(doc: Document):
+    for model in doc.script_models:
+        seen: set[str] = set()  # one finding per source of non-determinism per script
+        for call in model.calls:
+            key = call.callee.replace(" ", "")
+            if key in NON_DETERMINISTIC and key not in seen:
+                seen.add(key)
+                yield Hit(call.offset, f"{NON_DETERMINISTIC[key]} makes frames differ between renders")
+        for new in model.new_expressions:
+            if new.callee == "Date" and not new.args and "new Date" not in seen:
+                seen.add("new Date")
+                yield Hit(new.offset, "new Date() reads the wall clock; frames differ between renders")
+        for value in model.strings:
+            if isinstance(value.literal, str) and re.match(r"^random\(", value.literal) and "random(" not in seen:
+                seen.add("random(")
+                yield Hit(value.offset, f'GSAP "{value.literal}" string value is random per render')
+
+
+@rule(
+    "id_requires_css_escape",
+    "warning",
+    G,
+    summary="An id starts with a digit, so `#1abc` is not a valid selector.",
+    explanation="`document.querySelector('#1abc')` throws; GSAP selectors and CSS rules silently fail. When such "
+    "a selector is actually used the finding is an error.",
+    bad=comp('<p id="1st">Hi</p>'),
+    good=comp('<p id="first">Hi</p>'),
+    fix_hint='Rename the id to start with a letter (e.g. id="s1").',
+    peer=True,
+)
+def id_requires_css_escape(doc: Document):
+    used = " ".join([r.selector for r in doc.all_css_rules] + [s.text for s in doc.scripts])
+    for element in doc.elements:
+        ident = element.id
+        if ident and ident[0].isdigit():
+            severity = "error" if f"#{ident}" in used else None
+            yield Hit(
+                element.start,
+                f'id "{ident}" starts with a digit; #{ident} is not a valid selector',
+                element,
+                severity=severity,
+            )
+
+
+@rule(
+    "css_transition_used",
+    "warning",
+    G,
+    summary="A CSS `transition` runs on the browser clock and is not seekable.",
+    explanation="The renderer seeks frames; CSS transitions progress in wall time, so frames show random "
+    "in-between states. Animate with the GSAP timeline instead.",
+    bad=comp('<p id="t">Hi</p>', css="#t { transition: opacity 0.3s; }"),
+    good=comp('<p id="t">Hi</p>', css="#t { opacity: 1; }"),
+    fix_hint="Remove the transition and animate the property on the timeline (tl.to).",
+    peer=True,
+)
+def css_transition_used(doc: Document):
+    for css_rule in doc.all_css_rules:
+        for decl in css_rule.declarations:
+            if decl.name in ("transition", "transition-property", "transition-duration") and decl.value not in (
+                "none",
+                "0s",
+                "0",
+            ):
+                yield Hit(
+                    decl.offset,
+                    f"`{decl.name}: {decl.value}` in `{css_rule.selector}` is not seekable",
+                    selector=css_rule.selector,
+                )
+    for element in doc.elements:
+        for decl in doc.styles_of(element):
+            if decl.name == "transition" and decl.value not in ("none", "0s"):
+                yield Hit(decl.offset, f"inline `transition: {decl.value}` is not seekable", element)
+
+
+@rule(
+    "duplicate_id",
+    "error",
+    G,
+    summary="The same id appears on two elements (SVG defs included).",
+    explanation="""
+`getElementById`, GSAP selectors and SVG references such as `fill="url(#grad)"` bind to the first element with
+the id; the second scene silently uses the first scene's gradient, mask or clip. Ids must be unique across the
+assembled page, including inline SVG `<defs>`. (Duplicate ids on two media elements are reported as
+`duplicate_media_id`.)
+""",
+    bad=comp(
+        '<svg id="a"><defs><linearGradient id="g"></linearGradient></defs></svg>\n'
+        '<svg id="b"><defs><linearGradient id="g"></linearGradient></defs></svg>'
+    ),
+    good=comp(
+        '<svg id="a"><defs><linearGradient id="g1"></linearGradient></defs></svg>\n'
+        '<svg id="b"><defs><linearGradient id="g2"></linearGradient></defs></svg>'
+    ),
+    fix_hint='Rename one of the elements (and every url(#id) / href="#id" that refers to it).',
+)
+def duplicate_id(doc: Document):
+    seen: dict[str, list] = {}
+    for element in doc.elements:
+        if element.id and not doc.is_inert(element):
+            seen.setdefault(element.id, []).append(element)
+    for ident, elements in seen.items():
+        if len(elements) < 2 or all(e.tag in ("video", "audio") for e in elements):
+            continue
+        referenced = f"url(#{ident})" in doc.text or f'href="#{ident}"' in doc.text
+        extra = " (referenced by url(#…)/href, which binds to the first)" if referenced else ""
+        for element in elements[1:]:
+            yield Hit(element.start, f'id "{ident}" is used {len(elements)} times{extra}', element)
+
+
+@rule(
+    "timeline_not_paused",
+    "error",
+    G,
+    summary="gsap.timeline() is created without { paused: true }.",
+    explanation="""
+The renderer seeks the timeline frame by frame. A timeline that plays by itself runs on the wall clock in the
+preview and fights the seeks in the render (frames jump or double-animate). Create every composition timeline
+paused.
+""",
+    bad=raw(
+        composition("").replace("gsap.timeline({ paused: true })", "gsap.timeline()"),
+        "<script>\nconst tl = gsap.timeline();\n</script>",
+    ),
+    good=comp(""),
+    fix_hint="Create it paused: gsap.timeline({ paused: true }).",
+)
+def timeline_not_paused(doc: Document):
+    for model in doc.script_models:
+        for timeline in model.timelines:
+            paused = timeline.vars.get("paused")
+            if paused is None or paused.literal is not True:
+                name = timeline.name or "timeline"
+                yield Hit(
+                    timeline.offset, f"{name} = gsap.timeline(...) is not created with {{ paused: true }}", fix=timeline
+                )
+
+
+@timeline_not_paused.fixer
+def _fix_timeline_not_paused(doc: Document, hit: Hit) -> list[Edit]:
+    timeline = hit.fix
+    paused = timeline.vars.get("paused")
+    if paused is not None:
+        return [Edit(paused.offset, paused.offset + len(paused.text.encode()), "true")]
+    if timeline.vars_offset is None:
+        return []
+    if not timeline.has_vars_object:
+        inside = doc.source[timeline.vars_offset + 1 : timeline.args_end]
+        if inside.strip():
+            return []  # a non-literal argument: not safe to rewrite
+        return [Edit(timeline.vars_offset + 1, timeline.args_end, "{ paused: true }")]
+    brace = doc.source.index(b"{", timeline.vars_offset)
+    body = doc.source[brace + 1 : timeline.args_end].strip()
+    text = " paused: true " if body.startswith(b"}") else " paused: true,"
+    return [Edit(brace + 1, brace + 1, text)]
+
+
+PLAY_METHODS = {"play", "resume", "restart", "reverse"}
+
+
+@rule(
+    "timeline_play_called",
+    "error",
+    G,
+    summary="The script calls tl.play() (or resume/restart/reverse) on a composition timeline.",
+    explanation="""
+HyperFrames owns playback: it seeks the paused timeline for every frame. Starting it from the composition makes
+the preview run ahead of the seek position and renders frames from the wrong time.
+""",
+    bad=comp('<p id="t">Hi</p>', js='tl.from("#t", { opacity: 0 }, 0);\ntl.play();'),
+    good=comp('<p id="t">Hi</p>', js='tl.from("#t", { opacity: 0 }, 0);'),
+    fix_hint="Delete the call; the renderer seeks the timeline itself.",
+)
+def timeline_play_called(doc: Document):
+    for call in doc.gsap_calls:
+        if call.on_timeline and call.method in PLAY_METHODS:
+            yield Hit(call.offset, f"{call.receiver}.{call.method}() starts the timeline on the wall clock")
+
+
+@rule(
+    "timeline_created_async",
+    "error",
+    G,
+    summary="The timeline is created or registered inside setTimeout, a promise callback or an event handler.",
+    explanation="""
+The renderer looks up `window.__timelines` right after the page's scripts run. A timeline created or
+registered later (in `setTimeout`, `fetch().then`, `document.fonts.ready.then`, `addEventListener`, an async
+function) is missing at that moment: the composition renders blank or frozen. Build and register it
+synchronously at the top level of the script.
+""",
+    bad=raw(
+        composition("", js="").replace(
+            'const tl = gsap.timeline({ paused: true });\n\nwindow.__timelines["main"] = tl;\n',
+            'setTimeout(() => {\n  const tl = gsap.timeline({ paused: true });\n  window.__timelines["main"] = tl;\n'
+            "}, 0);\n",
+        ),
+        'setTimeout(() => {\n  const tl = gsap.timeline({ paused: true });\n  window.__timelines["main"] = tl;\n}, 0);',
+    ),
+    good=comp(""),
+    fix_hint="Move gsap.timeline({ paused: true }) and the window.__timelines assignment to the top level.",
+)
+def timeline_created_async(doc: Document):
+    for model in doc.script_models:
+        for timeline in model.timelines:
+            if timeline.async_context:
+                yield Hit(timeline.offset, f"timeline created inside {timeline.async_context}")
+        for reg in model.registrations:
+            if reg.async_context:
+                yield Hit(reg.offset, f"window.__timelines registered inside {reg.async_context}")
+
+
+@rule(
+    "timeline_registry_missing_init",
+    "info",
+    G,
+    summary="window.__timelines[...] is assigned without first initialising window.__timelines.",
+    explanation="""
+The HyperFrames runtime creates `window.__timelines` before it runs composition scripts, so inside HyperFrames
+this is harmless (the official blank template relies on it). Opened any other way — the file straight in a
+browser, a test harness, another player — the assignment throws `TypeError` and the rest of the script stops.
+Initialising defensively costs one line: `window.__timelines = window.__timelines || {};`.
+""",
+    bad=raw(
+        composition("").replace("window.__timelines = window.__timelines || {};\n", ""),
+        'const tl = gsap.timeline({ paused: true });\nwindow.__timelines["main"] = tl;',
+    ),
+    good=comp(""),
+    fix_hint="Add `window.__timelines = window.__timelines || {};` before the first registration.",
+)
+def timeline_registry_missing_init(doc: Document):
+    inits = [o for m in doc.script_models for o in m.registry_inits]
+    for model in doc.script_models:
+        for reg in model.registrations:
+            if not any(o <= reg.offset for o in inits):
+                yield Hit(reg.offset, "window.__timelines is assigned before it is initialised", fix=reg)
+                return
+
+
+@timeline_registry_missing_init.fixer
+def _fix_registry_init(doc: Document, hit: Hit) -> list[Edit]:
+    line_start = doc.source.rfind(b"\n", 0, hit.offset) + 1
+    indent = re.match(rb"[ \t]*", doc.source[line_start:]).group(0).decode()
+    line_end = doc.source.find(b"\n", hit.offset)
+    newline = "\r\n" if line_end > 0 and doc.source[line_end - 1 : line_end] == b"\r" else "\n"
+    return [Edit(line_start, line_start, f"{indent}window.__timelines = window.__timelines || {{}};{newline}")]
+
+
+@rule(
+    "unbalanced_style_tags",
+    "error",
+    G,
+    summary="A <style> element is never closed, or a stray </style> appears.",
+    explanation="An unclosed `<style>` swallows the markup after it as CSS text: those elements vanish.",
+    bad=raw(
+        composition("").replace("</head>", "<style>\n#root { color: white; }\n</head>"),
+        "<style>\n#root { color: white; }\n</head>",
+    ),
+    good=comp(css="#root { color: white; }"),
+    fix_hint="Close the <style> element with </style> (or remove the stray end tag).",
+    peer=True,
+)
+def unbalanced_style_tags(doc: Document):
+    for style in doc.styles:
+        if style.element is not None and not style.element.has_end_tag:
+            yield Hit(style.element.start, "<style> is never closed", style.element)
+    for name, offset in doc.unclosed_raw_elements:
+        if name == "style":
+            yield Hit(offset, "<style> is never closed; the rest of the file is read as CSS")
+    for name, offset in doc.stray_end_tags:
+        if name == "style":
+            yield Hit(offset, "stray </style> without an open <style>")
+
+
+@rule(
+    "root_dimensions_mismatch",
+    "warning",
+    G,
+    summary="html/body CSS size disagrees with the root's data-width/data-height.",
+    explanation="The capture viewport is data-width × data-height; a body sized differently is cropped or shows "
+    "an empty band.",
+    bad=comp(css="body { width: 1280px; height: 720px; }"),
+    good=comp(css="body { width: 1920px; height: 1080px; }"),
+    fix_hint="Make html/body width/height equal the root's data-width/data-height (or drop the CSS size).",
+    peer=True,
+)
+def root_dimensions_mismatch(doc: Document):
+    root = doc.root
+    if root is None or doc.is_subcomposition or doc.root_in_template:
+        return
+    want = {"width": root.attrs.get("data-width"), "height": root.attrs.get("data-height")}
+    for css_rule in doc.all_css_rules:
+        if css_rule.selector not in ("html", "body", "html, body", "html,body"):
+            continue
+        for decl in css_rule.declarations:
+            expected = want.get(decl.name)
+            match = re.fullmatch(r"(\d+(?:\.\d+)?)px", decl.value)
+            if expected and match and float(match.group(1)) != float(expected or 0):
+                yield Hit(
+                    decl.offset,
+                    f"{css_rule.selector} {decl.name} {decl.value} ≠ root data-{decl.name} {expected}",
+                    selector=css_rule.selector,
+                )
+
+
+@rule(
+    "html_dir_attribute_breaks_render",
+    "warning",
+    G,
+    summary='<html dir="rtl"> has produced blank renders.',
+    explanation="Right-to-left direction on the document flips the capture origin; renders came out blank "
+    "(HyperFrames issue #1934). Set `direction: rtl` on the text elements instead.",
+    bad=raw(composition("").replace('<html lang="en">', '<html lang="ar" dir="rtl">'), '<html lang="ar" dir="rtl">'),
+    good=comp('<p id="t" dir="rtl">مرحبا</p>'),
+    fix_hint='Remove dir="rtl" from <html>; set dir="rtl" or direction: rtl on the text elements.',
+)
+def html_dir_attribute_breaks_render(doc: Document):
+    element = doc.html_element
+    if element is not None and element.attrs.get("dir", "").lower() == "rtl":
+        yield Hit(element.start, '<html dir="rtl"> can render blank frames', element)
+
+
+def composition_markers(element) -> bool:
+    return any(m in element.attrs for m in COMPOSITION_MARKERS)
+
+
+@rule(
+    "unclosed_tag_swallowed_element",
+    "error",
+    G,
+    summary="A start tag is missing its `>`, so the next element is swallowed as attribute text.",
+    explanation='`<div class="card"<p>Hi</p>` makes the browser read `<p` as an attribute name: the paragraph '
+    "never exists and everything that targets it silently fails.",
+    bad=comp('<div id="card" class="card"<p id="t">Hi</p></div>'),
+    good=comp('<div id="card" class="card"><p id="t">Hi</p></div>'),
+    fix_hint="Close the start tag with `>` before the next `<`.",
+    peer=True,
+)
+def unclosed_tag_swallowed_element(doc: Document):
+    for element, offset in doc.broken_start_tags:
+        yield Hit(offset, f"start tag {element.label()} is not closed with `>`; the next tag is swallowed", element)

@@ -1,0 +1,147 @@
+"""Fonts: every family the composition names must be loadable by the renderer, the same on every worker."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import unquote
+
+from skillbox.lint.document import Document
+from skillbox.lint.registry import Hit, rule
+from skillbox.lint.samples import comp
+
+G = "fonts"
+GENERIC = {
+    "serif", "sans-serif", "monospace", "cursive", "fantasy", "system-ui", "ui-sans-serif", "ui-serif",
+    "ui-monospace", "ui-rounded", "emoji", "math", "fangsong", "inherit", "initial", "unset", "revert", "var",
+}  # fmt: skip
+# Families the HyperFrames renderer resolves itself (bundled web fonts, and system fonts it maps to a bundled
+# look-alike), so they need no @font-face. Names as the renderer's alias table lists them (hyperframes 0.8.170).
+AUTO_RESOLVED = {
+    "inter", "montserrat", "outfit", "nunito", "oswald", "league gothic", "archivo black", "space mono",
+    "ibm plex mono", "jetbrains mono", "eb garamond", "playfair display", "source code pro", "noto sans jp",
+    "roboto", "open sans", "lato", "poppins", "bebas neue", "garamond", "noto sans japanese", "futura",
+    "din alternate", "arial black", "helvetica bold", "avenir", "avenir next", "lucida grande", "geneva", "optima",
+    "candara", "corbel", "lucida sans", "lucida sans unicode", "noto sans", "dejavu sans", "liberation sans",
+    "sf mono", "menlo", "monaco", "consolas", "lucida console", "lucida sans typewriter", "andale mono",
+    "dejavu sans mono", "liberation mono", "palatino", "palatino linotype", "book antiqua", "dejavu serif",
+    "liberation serif", "sf pro rounded",
+}  # fmt: skip
+SYSTEM_ALIASED = {
+    "arial", "helvetica", "helvetica neue", "times", "times new roman", "georgia", "verdana", "tahoma",
+    "trebuchet ms", "courier", "courier new", "segoe ui", "-apple-system", "blinkmacsystemfont", "sf pro",
+    "sf pro display", "sf pro text", "calibri", "cambria",
+}  # fmt: skip
+TITLE = '<h1 id="title">Hello</h1>'
+GOOGLE_FONTS_URL = re.compile(r"""https?://fonts\.googleapis\.com/[^"')\s;]+""")
+# `font: [style] [weight] SIZE[/LINE-HEIGHT] FAMILY, ...` — the family list follows the size.
+FONT_SHORTHAND = re.compile(r"(?:^|\s)[\d.]+(?:px|em|rem|pt|%|vw|vh|vmin|vmax|ex|ch)(?:\s*/\s*[\w.%]+)?\s+(.+)$")
+
+
+def _families(value: str) -> list[str]:
+    return [part.strip().strip("'\"").strip().lower() for part in value.split(",") if part.strip()]
+
+
+def _font_declarations(doc: Document):
+    for css_rule in doc.all_css_rules:
+        for decl in css_rule.declarations:
+            if decl.name == "font-family":
+                yield css_rule.selector, decl
+            elif decl.name == "font":
+                match = FONT_SHORTHAND.search(decl.value)
+                if match:
+                    yield css_rule.selector, type(decl)("font-family", match.group(1), decl.important, decl.offset)
+
+
+def _loaded_families(doc: Document) -> set[str]:
+    loaded = {f for style in doc.styles for f in style.sheet.font_faces}
+    urls = [e.attrs.get("href", "") for e in doc.elements if e.tag == "link"]
+    urls += [m.group(0) for style in doc.styles for m in GOOGLE_FONTS_URL.finditer(style.text)]  # @import
+    for url in urls:
+        if "fonts.googleapis.com" in url:
+            for part in url.split("family=")[1:]:
+                loaded.add(unquote(part.split(":")[0].split("&")[0]).replace("+", " ").lower())
+    return loaded
+
+
+@rule(
+    "font_family_without_font_face",
+    "error",
+    G,
+    summary="font-family names a font that is neither bundled with the renderer nor declared with @font-face.",
+    explanation="Render workers do not have your desktop fonts; the text falls back to a different face with "
+    "different metrics, so line breaks and layout change in the video.",
+    bad=comp(TITLE, css='#title { font-family: "Brand Sans", sans-serif; }'),
+    good=comp(
+        TITLE,
+        css='@font-face { font-family: "Brand Sans"; src: url("assets/brand.woff2"); }\n'
+        '#title { font-family: "Brand Sans", sans-serif; }',
+        assets=("assets/brand.woff2",),
+    ),
+    fix_hint="Add an @font-face with a local font file, load it from Google Fonts, or use a bundled family.",
+    peer=True,
+)
+def font_family_without_font_face(doc: Document):
+    loaded = _loaded_families(doc)
+    missing: list[str] = []
+    first_offset, first_selector = None, None
+    for selector, decl in _font_declarations(doc):
+        for family in _families(decl.value):
+            if family in GENERIC or family.startswith("var(") or family in AUTO_RESOLVED or family in loaded:
+                continue
+            if family in SYSTEM_ALIASED or family in missing:
+                continue
+            missing.append(family)
+            if first_offset is None:
+                first_offset, first_selector = decl.offset, selector
+    if missing:
+        names = ", ".join(f'"{m}"' for m in missing)
+        yield Hit(
+            first_offset,
+            f"font families without @font-face that the renderer does not bundle: {names}",
+            selector=first_selector,
+        )
+
+
+@rule(
+    "system_font_will_alias",
+    "info",
+    G,
+    summary="A system font (Arial, Helvetica, Segoe UI...) is aliased to a look-alike on render workers.",
+    explanation="Linux render workers substitute metric-compatible fonts for desktop system fonts; the result is "
+    "close but not identical to your preview. Opt-in (it matters for distributed renders, where system-font "
+    "capture is off): `skillbox lint --select system_font_will_alias` or select it in [tool.skillbox.lint].",
+    bad=comp(TITLE, css="#title { font-family: Helvetica, sans-serif; }"),
+    good=comp(TITLE, css="#title { font-family: Inter, sans-serif; }"),
+    fix_hint="Use a bundled family (e.g. Inter) or ship the font with @font-face.",
+    peer=True,
+    opt_in=True,
+)
+def system_font_will_alias(doc: Document):
+    loaded = _loaded_families(doc)
+    for selector, decl in _font_declarations(doc):
+        families = _families(decl.value)
+        if families and families[0] in SYSTEM_ALIASED and families[0] not in loaded:
+            yield Hit(decl.offset, f'"{families[0]}" in `{selector}` is aliased on render workers', selector=selector)
+
+
+@rule(
+    "font_file_not_found",
+    "error",
+    G,
+    summary="An @font-face src url() points at a local file that does not exist.",
+    explanation="The font silently fails to load and the text renders in the fallback family.",
+    bad=comp(
+        TITLE,
+        css='@font-face { font-family: "Brand Sans"; src: url("assets/brand.woff2"); }\n'
+        '#title { font-family: "Brand Sans", sans-serif; }',
+    ),
+    good=font_family_without_font_face.good,
+    fix_hint="Add the font file to the project or fix the path (project-root relative).",
+)
+def font_file_not_found(doc: Document):
+    from skillbox.lint.rules.project import local_path_missing
+
+    for style in doc.styles:
+        for prop, url, offset in style.sheet.urls:
+            if prop == "@font-face" and local_path_missing(doc, url):
+                yield Hit(offset, f"font file {url} does not exist")

@@ -1,0 +1,488 @@
+"""GSAP: timelines that seek deterministically — registration, repeats, transforms, plugins, tween targets."""
+
+from __future__ import annotations
+
+import re
+
+from skillbox.lint.document import Document
+from skillbox.lint.registry import Hit, rule
+from skillbox.lint.samples import GSAP_CDN, comp, composition, raw
+from skillbox.lint.script import GsapCall
+from skillbox.lint.timing import css_declarations_for, tween_targets
+
+G = "gsap"
+BOX = '<div id="box" class="clip" data-start="0" data-duration="4" data-track-index="1"></div>'
+TWEENS = ("to", "from", "fromTo")
+TRANSLATE_KEYS = {"x", "y"}
+SCALE_KEYS = {"scale", "scaleX", "scaleY"}
+
+
+def _tweens(doc: Document, methods=("to", "from", "fromTo", "set")):
+    return [c for c in doc.gsap_calls if c.method in methods]
+
+
+def _all_vars(call: GsapCall):
+    for source in (call.vars or {}, call.from_vars or {}):
+        yield from source.items()
+
+
+def _gsap_loaded(doc: Document) -> bool:
+    for script in doc.scripts:
+        if script.src and "gsap" in script.src.lower():
+            return True
+        if script.src is None and len(script.text) > 20000 and "GreenSock" in script.text:
+            return True
+    return False
+
+
+@rule(
+    "missing_gsap_script",
+    "error",
+    G,
+    summary="The script uses gsap but no GSAP <script src> (or inlined copy) is loaded.",
+    explanation="`gsap` is undefined: the script throws at the first call and no timeline exists. Sub-compositions "
+    "inherit GSAP from their host and are exempt.",
+    bad=raw(
+        composition("").replace(f'<script src="{GSAP_CDN}"></script>\n', ""),
+        "<head>\n  <!-- no gsap script -->\n</head>",
+    ),
+    good=comp(""),
+    fix_hint=f'Load GSAP in <head>: <script src="{GSAP_CDN}"></script>.',
+    peer=True,
+)
+def missing_gsap_script(doc: Document):
+    if doc.is_subcomposition or doc.root_in_template:
+        return
+    uses = [c for m in doc.script_models for c in m.calls if c.callee.startswith("gsap.")]
+    if uses and not _gsap_loaded(doc):
+        yield Hit(uses[0].offset, "gsap is used but no GSAP script is loaded")
+
+
+@rule(
+    "gsap_infinite_repeat",
+    "error",
+    G,
+    summary="repeat: -1 makes a timeline or tween infinite.",
+    explanation="An infinite timeline has no length, so the render length cannot be inferred and seeks past the "
+    "end loop unpredictably. Error without a root data-duration, warning with one.",
+    bad=raw(
+        composition(BOX, js='tl.from("#box", { opacity: 0, repeat: -1, yoyo: true }, 0);').replace(
+            ' data-start="0" data-duration="4">', ' data-start="0">'
+        ),
+        'tl.from("#box", { opacity: 0, repeat: -1, yoyo: true }, 0);',
+    ),
+    good=comp(BOX, js='tl.from("#box", { opacity: 0, repeat: 3, yoyo: true }, 0);'),
+    fix_hint="Use a finite count: repeat: Math.max(0, Math.floor(duration / cycle) - 1).",
+    peer=True,
+)
+def gsap_infinite_repeat(doc: Document):
+    has_duration = doc.root is not None and "data-duration" in doc.root.attrs
+    severity = "warning" if has_duration else "error"
+    for model in doc.script_models:
+        for timeline in model.timelines:
+            repeat = timeline.vars.get("repeat")
+            if repeat is not None and repeat.literal == -1:
+                yield Hit(repeat.offset, "timeline has repeat: -1", severity=severity)
+    for call in _tweens(doc):
+        repeat = (call.vars or {}).get("repeat")
+        if repeat is not None and repeat.literal == -1:
+            yield Hit(repeat.offset, f"{call.receiver}.{call.method}() has repeat: -1", severity=severity)
+
+
+def _repeat_values(doc: Document):
+    for model in doc.script_models:
+        for timeline in model.timelines:
+            if "repeat" in timeline.vars:
+                yield timeline.vars["repeat"]
+    for call in _tweens(doc):
+        if call.vars and "repeat" in call.vars:
+            yield call.vars["repeat"]
+
+
+@rule(
+    "gsap_repeat_ceil_overshoot",
+    "warning",
+    G,
+    summary="A repeat count computed with Math.ceil overshoots the clip.",
+    explanation="repeat counts extra cycles; Math.ceil(d / c) cycles plus the first run end after the clip.",
+    bad=comp(BOX, js='tl.from("#box", { opacity: 0, duration: 1, repeat: Math.ceil(4 / 1) }, 0);'),
+    good=comp(BOX, js='tl.from("#box", { opacity: 0, duration: 1, repeat: Math.max(0, Math.floor(4 / 1) - 1) }, 0);'),
+    fix_hint="repeat: Math.max(0, Math.floor(duration / cycle) - 1).",
+    peer=True,
+)
+def gsap_repeat_ceil_overshoot(doc: Document):
+    for value in _repeat_values(doc):
+        if "Math.ceil" in value.text:
+            yield Hit(value.offset, f"repeat: {value.text} overshoots the clip")
+
+
+@rule(
+    "gsap_repeat_floor_unclamped",
+    "warning",
+    G,
+    summary="repeat: Math.floor(...) - 1 is not clamped with Math.max(0, ...).",
+    explanation="When the clip is shorter than one cycle the count becomes -1, which GSAP reads as infinite.",
+    bad=comp(BOX, js='tl.from("#box", { opacity: 0, duration: 1, repeat: Math.floor(4 / 1) - 1 }, 0);'),
+    good=comp(BOX, js='tl.from("#box", { opacity: 0, duration: 1, repeat: Math.max(0, Math.floor(4 / 1) - 1) }, 0);'),
+    fix_hint="Wrap it: repeat: Math.max(0, Math.floor(duration / cycle) - 1).",
+    peer=True,
+)
+def gsap_repeat_floor_unclamped(doc: Document):
+    for value in _repeat_values(doc):
+        if "Math.floor" in value.text and re.search(r"-\s*1\b", value.text) and "Math.max" not in value.text:
+            yield Hit(value.offset, f"repeat: {value.text} can become -1 (infinite)")
+
+
+@rule(
+    "gsap_timeline_not_registered",
+    "error",
+    G,
+    summary="A gsap.timeline() is created but never assigned to window.__timelines (nor added to one that is).",
+    explanation="Only registered timelines are seeked. A second, unregistered timeline plays on the wall clock in "
+    "preview and stays at 0 in the render.",
+    bad=comp(BOX, js='const intro = gsap.timeline({ paused: true });\nintro.from("#box", { opacity: 0 }, 0);'),
+    good=comp(
+        BOX,
+        js='const intro = gsap.timeline({ paused: true });\nintro.from("#box", { opacity: 0 }, 0);\ntl.add(intro, 0);',
+    ),
+    fix_hint='Register it (window.__timelines["<id>"] = tl) or nest it in the registered one with tl.add(child, 0).',
+    peer=True,
+)
+def gsap_timeline_not_registered(doc: Document):
+    registered_values = " ".join(r.value_text for m in doc.script_models for r in m.registrations)
+    added = {a.text for m in doc.script_models for c in m.calls if c.name == "add" for a in c.args}
+    for model in doc.script_models:
+        for timeline in model.timelines:
+            name = timeline.name
+            if name is None or name.replace(" ", "").startswith(("window.__timelines", "__timelines")):
+                continue  # created inline in an add() call, or assigned straight into the registry
+            if re.search(rf"\b{re.escape(name)}\b", registered_values) or name in added:
+                continue
+            yield Hit(timeline.offset, f"timeline {name} is never registered in window.__timelines")
+
+
+@rule(
+    "gsap_animates_clip_element",
+    "error",
+    G,
+    summary="A tween sets display or visibility on a .clip element.",
+    explanation="The runtime owns the visibility of `.clip` elements (it hides them outside their window); a tween "
+    "that also writes display/visibility fights it and the clip flashes or never shows.",
+    bad=comp(BOX, js='tl.from("#box", { opacity: 0 }, 0);\ntl.set("#box", { display: "none" }, 3.5);'),
+    good=comp(BOX, js='tl.from("#box", { opacity: 0 }, 0);\ntl.to("#box", { opacity: 0, duration: 0.3 }, 3.5);'),
+    fix_hint="Animate opacity (or autoAlpha on a wrapper that is not .clip) instead of display/visibility.",
+    peer=True,
+)
+def gsap_animates_clip_element(doc: Document):
+    for call in _tweens(doc):
+        keys = {k for k, _ in _all_vars(call)} & {"display", "visibility"}
+        if not keys:
+            continue
+        targets = tween_targets(doc, call) or []
+        clips = [t for t in targets if "clip" in t.classes]
+        if clips:
+            yield Hit(call.offset, f"tween sets {', '.join(sorted(keys))} on clip {clips[0].label()}", clips[0])
+
+
+LAYOUT_KEYS = {
+    "left", "top", "right", "bottom", "margin", "marginLeft", "marginTop", "marginRight", "marginBottom",
+    "fontSize", "letterSpacing", "roundProps",
+}  # fmt: skip
+
+
+@rule(
+    "gsap_non_transform_motion",
+    "error",
+    G,
+    summary="A tween animates layout properties (left/top/margin/fontSize/letterSpacing) or uses roundProps.",
+    explanation="Layout properties reflow the page each frame and snap to whole pixels, so motion judders in the "
+    "render. Animate transforms (x, y, scale) instead.",
+    bad=comp(BOX, js='tl.from("#box", { left: -200 }, 0);'),
+    good=comp(BOX, js='tl.from("#box", { x: -200 }, 0);'),
+    fix_hint="Use x/y/scale (transforms) instead of left/top/margin/fontSize.",
+    peer=True,
+)
+def gsap_non_transform_motion(doc: Document):
+    for call in _tweens(doc, TWEENS):
+        keys = sorted({k for k, _ in _all_vars(call)} & LAYOUT_KEYS)
+        if keys:
+            yield Hit(call.offset, f"{call.receiver}.{call.method}() animates {', '.join(keys)}")
+
+
+def _css_value(doc: Document, element, prop: str) -> str | None:
+    value = None
+    for _selector, decl in css_declarations_for(doc, element):
+        if decl.name == prop:
+            value = decl.value
+    return value
+
+
+@rule(
+    "gsap_from_opacity_noop",
+    "error",
+    G,
+    summary="from({opacity: 0}) on an element whose CSS opacity is already 0 animates 0 → 0.",
+    explanation="`from` animates from the given value to the current CSS value; with CSS opacity 0 the element "
+    "never becomes visible.",
+    bad=comp(BOX, css="#box { opacity: 0; }", js='tl.from("#box", { opacity: 0 }, 0);'),
+    good=comp(BOX, css="#box { opacity: 0; }", js='tl.fromTo("#box", { opacity: 0 }, { opacity: 1 }, 0);'),
+    fix_hint="Use fromTo(target, { opacity: 0 }, { opacity: 1 }) or drop the CSS opacity: 0.",
+    peer=True,
+)
+def gsap_from_opacity_noop(doc: Document):
+    for call in _tweens(doc, ("from",)):
+        value = (call.vars or {}).get("opacity")
+        if value is None or value.literal not in (0, 0.0):
+            continue
+        for element in tween_targets(doc, call) or []:
+            css = _css_value(doc, element, "opacity")
+            if css is not None and css.strip() in ("0", "0.0"):
+                yield Hit(call.offset, f"from opacity 0 to CSS opacity 0 on {element.label()}: never visible", element)
+                break
+
+
+@rule(
+    "gsap_css_transform_conflict",
+    "error",
+    G,
+    summary="CSS transform (translate/scale) on an element a tween also moves or scales.",
+    explanation="GSAP parses the CSS transform once and then owns it; a CSS translate(-50%) centring is lost or "
+    "doubled as soon as the tween writes x/y/scale. Put the centring on a wrapper or use xPercent/yPercent.",
+    bad=comp(
+        BOX,
+        css="#box { transform: translate(-50%, -50%); }",
+        js='tl.from("#box", { opacity: 0 }, 0);\ntl.to("#box", { y: 40 }, 1);',
+    ),
+    good=comp(
+        BOX,
+        js='tl.set("#box", { xPercent: -50, yPercent: -50 }, 0);\ntl.from("#box", { opacity: 0 }, 0);\n'
+        'tl.to("#box", { y: 40 }, 1);',
+    ),
+    fix_hint="Move the CSS transform into GSAP (xPercent: -50, yPercent: -50) or onto a wrapper element.",
+    peer=True,
+)
+def gsap_css_transform_conflict(doc: Document):
+    reported: set[str] = set()  # one finding per tween target (selector or variable), as the fix is per target
+    for call in _tweens(doc, ("to", "set")):  # from/fromTo name their own start values
+        keys = {k for k, _ in _all_vars(call)}
+        translate, scale = keys & TRANSLATE_KEYS, keys & SCALE_KEYS
+        if not translate and not scale:
+            continue
+        for element in tween_targets(doc, call) or []:
+            css = _css_value(doc, element, "transform") or ""
+            clash = sorted((translate if "translate" in css else set()) | (scale if "scale" in css else set()))
+            target = call.targets.text if call.targets is not None else ""
+            if clash and target not in reported:
+                reported.add(target)
+                yield Hit(
+                    call.offset,
+                    f"tween sets {', '.join(clash)} on {element.label()}, which has CSS transform: {css}",
+                    element,
+                )
+                break
+
+
+PLUGIN_KEYS = {
+    "motionPath": "MotionPathPlugin",
+    "drawSVG": "DrawSVGPlugin",
+    "morphSVG": "MorphSVGPlugin",
+    "scrambleText": "ScrambleTextPlugin",
+    "text": "TextPlugin",
+    "physics2D": "Physics2DPlugin",
+}
+
+
+@rule(
+    "missing_gsap_plugin",
+    "error",
+    G,
+    summary="A tween uses a plugin property (motionPath, drawSVG, morphSVG, text...) whose plugin is not loaded.",
+    explanation="Without the plugin GSAP treats the key as a plain property: nothing moves, and no error is shown.",
+    bad=comp(BOX, js='tl.from("#box", { opacity: 0 }, 0);\ntl.to("#box", { motionPath: "#path" }, 1);'),
+    good=comp(
+        BOX,
+        head='<script src="https://cdn.jsdelivr.net/npm/gsap@3.12.5/dist/MotionPathPlugin.min.js"></script>\n',
+        js='gsap.registerPlugin(MotionPathPlugin);\ntl.from("#box", { opacity: 0 }, 0);\n'
+        'tl.to("#box", { motionPath: "#path" }, 1);',
+    ),
+    fix_hint="Load the plugin script and call gsap.registerPlugin(<Plugin>).",
+    peer=True,
+)
+def missing_gsap_plugin(doc: Document):
+    loaded = " ".join((s.src or "") + " " + (s.text if s.model is None else "") for s in doc.scripts)
+    registered = " ".join(a.text for m in doc.script_models for c in m.calls if c.name == "registerPlugin"
+                          for a in c.args)  # fmt: skip
+    for call in _tweens(doc):
+        for key, _value in _all_vars(call):
+            plugin = PLUGIN_KEYS.get(key)
+            if plugin and plugin not in loaded and plugin not in registered:
+                yield Hit(call.offset, f"{key} needs {plugin}, which is not loaded")
+
+
+@rule(
+    "gsap_repeat_refresh_relative_value",
+    "error",
+    G,
+    summary="repeatRefresh: true with a relative (+=/-=) value.",
+    explanation="Each repeat re-reads the relative value from wherever the previous cycle ended; seeking out of "
+    "order (distributed renders) gives different positions per worker.",
+    bad=comp(BOX, js='tl.to("#box", { x: "+=100", repeat: 2, repeatRefresh: true }, 0);'),
+    good=comp(BOX, js='tl.to("#box", { x: 100, repeat: 2, yoyo: true }, 0);'),
+    fix_hint="Use absolute values (or keyframes) instead of repeatRefresh with +=/-=.",
+    peer=True,
+)
+def gsap_repeat_refresh_relative_value(doc: Document):
+    for call in _tweens(doc, TWEENS):
+        vars_ = call.vars or {}
+        refresh = vars_.get("repeatRefresh")
+        if refresh is not None and refresh.literal is True:
+            relative = [
+                k for k, v in vars_.items() if isinstance(v.literal, str) and v.literal.startswith(("+=", "-="))
+            ]
+            if relative:
+                yield Hit(call.offset, f"repeatRefresh with relative {', '.join(relative)}")
+
+
+@rule(
+    "gsap_timeline_registered_before_async_build",
+    "error",
+    G,
+    summary="The timeline is registered synchronously but its tweens are added later in a callback.",
+    explanation="The renderer reads the timeline's duration when it is registered; tweens added afterwards (after "
+    "fonts load, in a promise) are missing or shift timing in render workers.",
+    bad=comp(BOX, js='document.fonts.ready.then(() => {\n  tl.from("#box", { opacity: 0 }, 0);\n});'),
+    good=comp(BOX, js='tl.from("#box", { opacity: 0 }, 0);'),
+    fix_hint="Build the timeline synchronously before registering it (load fonts with <link> / @font-face).",
+    peer=True,
+)
+def gsap_timeline_registered_before_async_build(doc: Document):
+    registered = {r.value_text for m in doc.script_models for r in m.registrations if not r.async_context}
+    for call in doc.gsap_calls:
+        if call.on_timeline and call.receiver in registered and call.async_context and call.method in (*TWEENS, "set"):
+            yield Hit(
+                call.offset, f"{call.receiver}.{call.method}() runs inside {call.async_context}, after registration"
+            )
+
+
+@rule(
+    "gsap_undefined_css_variable",
+    "warning",
+    G,
+    summary="A tween value uses var(--name) that no stylesheet declares.",
+    explanation="An undefined custom property resolves to nothing; the tween animates to the initial value.",
+    bad=comp(BOX, js='tl.from("#box", { opacity: 0 }, 0);\ntl.to("#box", { backgroundColor: "var(--brand)" }, 1);'),
+    good=comp(
+        BOX,
+        css=":root { --brand: #ff3366; }",
+        js='tl.from("#box", { opacity: 0 }, 0);\ntl.to("#box", { backgroundColor: "var(--brand)" }, 1);',
+    ),
+    fix_hint="Declare the variable (:root { --name: value; }) or use a literal value.",
+    peer=True,
+)
+def gsap_undefined_css_variable(doc: Document):
+    declared = set()
+    for style in doc.styles:
+        declared |= style.sheet.custom_properties
+    for decls in doc.inline_styles.values():
+        declared |= {d.name for d in decls if d.name.startswith("--")}
+    for call in _tweens(doc):
+        for _key, value in _all_vars(call):
+            if isinstance(value.literal, str):
+                for name in re.findall(r"var\(\s*(--[\w-]+)", value.literal):
+                    if name not in declared:
+                        yield Hit(value.offset, f"var({name}) is not declared in any stylesheet")
+
+
+DOM_MEASURE = re.compile(
+    r"getBoundingClientRect|offsetWidth|offsetHeight|offsetLeft|offsetTop|clientWidth|clientHeight|"
+    r"scrollWidth|scrollHeight|getComputedStyle"
+)
+
+
+@rule(
+    "gsap_function_value_hazard",
+    "error",
+    G,
+    summary="A function-valued tween property measures the DOM.",
+    explanation="Function values run when the tween first renders; in a cold render worker that happens at an "
+    "arbitrary seek, after layout may have changed, so each worker computes a different value.",
+    bad=comp(BOX, js='tl.to("#box", { x: () => document.getElementById("box").offsetWidth }, 0);'),
+    good=comp(BOX, js='tl.to("#box", { x: 240 }, 0);'),
+    fix_hint="Compute the value once, synchronously, before building the timeline, or use a constant.",
+    peer=True,
+)
+def gsap_function_value_hazard(doc: Document):
+    for call in _tweens(doc):
+        for key, value in _all_vars(call):
+            if key.startswith("on"):
+                continue
+            if value.node.type in ("arrow_function", "function_expression", "function") and DOM_MEASURE.search(
+                value.text
+            ):
+                yield Hit(value.offset, f"{key}: function value measures the DOM")
+
+
+@rule(
+    "gsap_callback_dom_measurement",
+    "warning",
+    G,
+    summary="An onUpdate/onStart/onComplete callback measures the DOM.",
+    explanation="Callbacks re-fire on every seek (suppressEvents=false); measuring layout there forces a reflow "
+    "per frame and gives worker-dependent values.",
+    bad=comp(BOX, js='tl.to("#box", { x: 100, onUpdate: () => document.getElementById("box").offsetWidth }, 0);'),
+    good=comp(BOX, js='tl.to("#box", { x: 100 }, 0);'),
+    fix_hint="Measure once before building the timeline and reuse the value in the callback.",
+    peer=True,
+)
+def gsap_callback_dom_measurement(doc: Document):
+    for call in _tweens(doc):
+        for key, value in _all_vars(call):
+            if key.startswith("on") and DOM_MEASURE.search(value.text):
+                yield Hit(value.offset, f"{key} callback measures the DOM on every seek")
+    for model in doc.script_models:
+        for c in model.calls:
+            if c.name == "eventCallback" and any(DOM_MEASURE.search(a.text) for a in c.args[1:]):
+                yield Hit(c.offset, "eventCallback measures the DOM on every seek")
+
+
+@rule(
+    "gsap_tween_not_on_timeline",
+    "error",
+    G,
+    summary="gsap.to/from/fromTo is called directly instead of on the composition timeline.",
+    explanation="""
+A tween created with `gsap.to(...)` lives on GSAP's global timeline, which runs on the wall clock: the renderer
+never seeks it, so in the video it is either finished or not started. Put every tween on the registered timeline
+(`tl.to(...)`). `gsap.set` for initial state is fine.
+""",
+    bad=comp(BOX, js='gsap.from("#box", { opacity: 0, duration: 1 });'),
+    good=comp(BOX, js='tl.from("#box", { opacity: 0, duration: 1 }, 0);'),
+    fix_hint="Replace gsap.to/from/fromTo with tl.to/from/fromTo on the registered timeline.",
+)
+def gsap_tween_not_on_timeline(doc: Document):
+    for call in doc.gsap_calls:
+        if call.receiver == "gsap" and call.method in TWEENS:
+            yield Hit(call.offset, f"gsap.{call.method}() runs on the global (wall-clock) timeline")
+
+
+SIMPLE_SELECTOR = re.compile(r"^[#.][\w-]+$")
+
+
+@rule(
+    "gsap_target_not_found",
+    "warning",
+    G,
+    summary="A tween's selector (#id or .class) matches no element in the file.",
+    explanation="GSAP logs a quiet console warning and animates nothing — typically a typo or a renamed id. "
+    "Only plain `#id` / `.class` selectors are checked.",
+    bad=comp(BOX, js='tl.from("#bx", { opacity: 0 }, 0);'),
+    good=comp(BOX, js='tl.from("#box", { opacity: 0 }, 0);'),
+    fix_hint="Fix the selector so it names an element that exists.",
+)
+def gsap_target_not_found(doc: Document):
+    if doc.root is None:
+        return
+    for call in _tweens(doc):
+        selector = call.target_selector
+        if selector and SIMPLE_SELECTOR.match(selector.strip()) and not tween_targets(doc, call):
+            yield Hit(call.targets.offset, f'selector "{selector}" matches no element', selector=selector)

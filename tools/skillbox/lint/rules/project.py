@@ -1,0 +1,349 @@
+"""Project: files on disk — local assets, sub-composition files, audio, several roots.
+
+Paths in a HyperFrames project are relative to the project root (the folder with index.html); for files linted
+outside a project, the file's own folder is the root.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import unquote
+
+from skillbox.lint.document import Document, Element
+from skillbox.lint.registry import Hit, rule
+from skillbox.lint.samples import HOST, SUB, comp, composition, project
+from skillbox.lint.timing import number, resolve_starts
+
+G = "project"
+# Remote, data, fragment and template-placeholder URLs (`{{src}}`, `${src}`, `__VIDEO_SRC__`) are not files.
+REMOTE = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//|#|\{|\$|__[A-Z0-9_]+__$)", re.I)
+LOGO = '<img id="logo" src="assets/logo.png" alt="">'
+AUDIO_EXT = {".mp3", ".wav", ".m4a", ".aac", ".ogg", ".oga", ".flac", ".opus"}
+
+
+def local_target(doc: Document, url: str) -> Path | None:
+    """The file a local URL names, or None for remote/data/template URLs."""
+    url = url.strip()
+    if not url or REMOTE.match(url):
+        return None
+    clean = unquote(url.split("#")[0].split("?")[0])
+    if not clean:
+        return None
+    base = doc.project_dir or (doc.file_path.parent if doc.file_path else None)
+    if base is None:
+        return None
+    return base / clean.lstrip("/")
+
+
+def local_path_missing(doc: Document, url: str) -> bool:
+    if url.strip().startswith("../"):
+        from skillbox.lint.rules.composition import escapes_project
+
+        if escapes_project(doc, url) or doc.file_path is None:
+            return False  # invalid_parent_traversal_in_asset_path reports these
+        return not (doc.file_path.parent / url.split("?")[0].split("#")[0]).exists()
+    target = local_target(doc, url)
+    if target is None or target.exists():
+        return False
+    # Resolved relative to the file itself (not the project root): tolerated.
+    return not (doc.file_path is not None and (doc.file_path.parent / url.split("?")[0].split("#")[0]).exists())
+
+
+ASSET_ELEMENTS = {"img": "src", "video": "src", "source": "src", "track": "src", "image": "href"}
+
+
+@rule(
+    "missing_local_asset",
+    "error",
+    G,
+    summary="An img/video/source/poster/stylesheet/script path points at a local file that does not exist.",
+    explanation="The renderer loads assets from the project folder; a missing file renders as an empty box, a "
+    "black clip or unstyled text.",
+    bad=comp(LOGO),
+    good=comp(LOGO, assets=("assets/logo.png",)),
+    fix_hint="Add the file to the project or fix the path (relative to the project root).",
+    peer=True,
+)
+def missing_local_asset(doc: Document):
+    for element in doc.elements:
+        attrs = []
+        if element.tag in ASSET_ELEMENTS:
+            attrs.append(ASSET_ELEMENTS[element.tag])
+        if element.tag == "video":
+            attrs.append("poster")
+        if element.tag == "link" and "stylesheet" in element.attrs.get("rel", ""):
+            attrs.append("href")
+        if element.tag == "script":
+            attrs.append("src")
+        if element.tag == "image":
+            attrs.append("xlink:href")
+        for attr in attrs:
+            url = element.attrs.get(attr)
+            if url and local_path_missing(doc, url):
+                yield Hit(element.attr_spans[attr][0], f"{element.label()} {attr}={url} does not exist", element)
+    for style in doc.styles:
+        for prop, url, offset in style.sheet.urls:
+            if prop not in ("@font-face", "mask-image", "-webkit-mask-image", "mask") and local_path_missing(doc, url):
+                yield Hit(offset, f"{prop}: url({url}) does not exist")
+
+
+@rule(
+    "texture_mask_asset_not_found",
+    "error",
+    G,
+    summary="A CSS mask-image url() points at a local file that does not exist.",
+    explanation="A missing mask makes the masked element fully transparent: it disappears from the render.",
+    bad=comp('<div id="m"></div>', css='#m { mask-image: url("assets/mask.png"); }'),
+    good=comp('<div id="m"></div>', css='#m { mask-image: url("assets/mask.png"); }', assets=("assets/mask.png",)),
+    fix_hint="Add the mask image to the project or fix the path.",
+    peer=True,
+)
+def texture_mask_asset_not_found(doc: Document):
+    for style in doc.styles:
+        for prop, url, offset in style.sheet.urls:
+            if prop in ("mask-image", "-webkit-mask-image", "mask") and local_path_missing(doc, url):
+                yield Hit(offset, f"{prop}: url({url}) does not exist")
+
+
+AUDIO = '<audio id="music" src="assets/music.mp3" data-start="0" data-duration="4" data-track-index="3"></audio>'
+
+
+@rule(
+    "audio_src_not_found",
+    "error",
+    G,
+    summary="An <audio> src points at a local file that does not exist.",
+    explanation="The track is silent in the render; nothing in the preview warns you.",
+    bad=comp(AUDIO),
+    good=comp(AUDIO, assets=("assets/music.mp3",)),
+    fix_hint="Add the audio file to the project or fix the path.",
+    peer=True,
+)
+def audio_src_not_found(doc: Document):
+    for element in doc.elements:
+        if element.tag == "audio" and element.attrs.get("src") and local_path_missing(doc, element.attrs["src"]):
+            yield Hit(
+                element.attr_spans["src"][0], f"{element.label()} src={element.attrs['src']} does not exist", element
+            )
+
+
+def _hosts(doc: Document) -> list[Element]:
+    return [e for e in doc.elements if e.attrs.get("data-composition-src")]
+
+
+@rule(
+    "missing_or_empty_sub_composition",
+    "error",
+    G,
+    summary="A data-composition-src file is missing, empty or has no composition in it.",
+    explanation="The host mounts nothing: its window renders empty.",
+    bad=project({"index.html": composition(HOST)}, HOST),
+    good=project(
+        {"index.html": composition(HOST), "compositions/intro.html": SUB},
+        HOST + "\n<!-- + " + "compositions/intro.html with a <template>-wrapped composition -->",
+    ),
+    fix_hint="Create the file (a <template> holding the composition root with the same data-composition-id).",
+    peer=True,
+)
+def missing_or_empty_sub_composition(doc: Document):
+    for host in _hosts(doc):
+        src = host.attrs["data-composition-src"]
+        target = local_target(doc, src)
+        if target is None:
+            continue
+        if not target.is_file():
+            yield Hit(host.attr_spans["data-composition-src"][0], f"{src} does not exist", host)
+            continue
+        try:
+            text = target.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if "data-composition-id" not in text:
+            yield Hit(host.attr_spans["data-composition-src"][0], f"{src} has no data-composition-id element", host)
+
+
+def _root_html_files(root: Path) -> list[Path]:
+    return sorted(p for p in root.glob("*.html") if p.is_file())
+
+
+@rule(
+    "multiple_root_compositions",
+    "error",
+    G,
+    summary="Several HTML files at the project root carry a composition.",
+    explanation="The renderer takes index.html as the entry; another root-level composition is either dead or "
+    "meant to be a sub-composition under compositions/.",
+    bad=project(
+        {"index.html": composition(""), "outro.html": composition("", composition_id="outro")},
+        "index.html + outro.html, both with data-composition-id",
+    ),
+    good=project({"index.html": composition("")}, "index.html only; scenes live in compositions/"),
+    fix_hint="Move extra compositions into compositions/ and mount them with data-composition-src.",
+    scope="project",
+    peer=True,
+)
+def multiple_root_compositions(project_):
+    if project_.index is None:
+        return
+    others = []
+    for path in _root_html_files(project_.root):
+        if path.name == "index.html":
+            continue
+        try:
+            head = path.read_text(encoding="utf-8", errors="replace")[:200_000]
+        except OSError:
+            continue
+        if "data-composition-id" in head:
+            others.append(path.name)
+    if others:
+        yield Hit(0, f"root-level compositions besides index.html: {', '.join(others)}")
+
+
+@rule(
+    "audio_file_without_element",
+    "warning",
+    G,
+    summary="The project contains audio files but no <audio> element uses any of them.",
+    explanation="Usually the soundtrack was added to the folder but never placed on the timeline.",
+    bad=project({"index.html": composition(""), "assets/music.mp3": b"\x00"}, "assets/music.mp3, no <audio>"),
+    good=comp(AUDIO, assets=("assets/music.mp3",)),
+    fix_hint='Add <audio id="music" src="assets/music.mp3" data-start="0" data-duration="..." data-track-index="..">.',
+    scope="project",
+    peer=True,
+)
+def audio_file_without_element(project_):
+    for doc in project_.documents:
+        for e in doc.elements:
+            audible_video = e.tag == "video" and (
+                "muted" not in e.attrs or e.attrs.get("data-has-audio", "").lower() == "true"
+            )
+            if e.tag == "audio" or audible_video:
+                return
+    files = sorted(
+        p for p in project_.root.rglob("*") if p.suffix.lower() in AUDIO_EXT and "node_modules" not in p.parts
+    )
+    if files:
+        names = ", ".join(str(p.relative_to(project_.root)) for p in files[:3])
+        yield Hit(0, f"audio files but no <audio> element: {names}")
+
+
+@rule(
+    "blank_root_with_standalone_composition",
+    "error",
+    G,
+    summary="index.html has no composition while a file in compositions/ is a complete standalone one.",
+    explanation="The render starts at index.html and produces an empty video; the real composition is never mounted.",
+    bad=project(
+        {"index.html": "<!doctype html>\n<html><body></body></html>\n", "compositions/main.html": composition("")},
+        "index.html empty; compositions/main.html complete",
+    ),
+    good=project({"index.html": composition("")}, "index.html holds the root composition"),
+    fix_hint="Make index.html the root composition (or mount compositions/x.html from it).",
+    scope="project",
+    peer=True,
+)
+def blank_root_with_standalone_composition(project_):
+    index = project_.index
+    if index is None or (index.root is not None and "data-composition-id" in index.root.attrs):
+        return
+    for doc in project_.compositions:
+        if doc.root is not None and not doc.root_in_template and "data-composition-id" in doc.root.attrs:
+            yield Hit(0, f"index.html is blank but {doc.path} is a standalone composition", doc=index)
+            return
+
+
+@rule(
+    "duplicate_audio_track",
+    "warning",
+    G,
+    summary="Two audible clips (<audio>, or <video> that is not muted) overlap in time on one data-track-index.",
+    explanation="Audio on one track is meant to play one clip at a time; overlaps double the sound or get cut.",
+    bad=comp(
+        AUDIO + '\n<audio id="music2" src="assets/music.mp3" data-start="2" data-duration="2" '
+        'data-track-index="3"></audio>',
+        assets=("assets/music.mp3",),
+    ),
+    good=comp(
+        AUDIO + '\n<audio id="music2" src="assets/music.mp3" data-start="2" data-duration="2" '
+        'data-track-index="4"></audio>',
+        assets=("assets/music.mp3",),
+    ),
+    fix_hint="Move one clip to another data-track-index or make the windows consecutive.",
+    peer=True,
+)
+def duplicate_audio_track(doc: Document):
+    starts = resolve_starts(doc)
+    tracks: dict[str, list] = {}
+    for element in doc.elements:
+        audible_video = element.tag == "video" and (
+            element.attrs.get("data-has-audio", "").lower() == "true" or "muted" not in element.attrs
+        )
+        if (element.tag == "audio" or audible_video) and "data-track-index" in element.attrs:
+            start = starts.get(element.index)
+            duration = number(element.attrs.get("data-duration"))
+            if start is not None:  # no data-duration: plays until the composition ends
+                end = start + duration if duration is not None else float("inf")
+                tracks.setdefault(element.attrs["data-track-index"], []).append((start, end, element))
+    for track, windows in tracks.items():
+        windows.sort(key=lambda w: (w[0], w[1]))
+        for i, (s2, _e2, b) in enumerate(windows):  # every overlapping pair: each is a separate double-sound
+            for _s1, e1, a in windows[:i]:
+                if s2 < e1 - 1e-6:
+                    yield Hit(b.start, f"{b.label()} overlaps {a.label()} on audio track {track}", b)
+
+
+@rule(
+    "subcomposition_missing_template",
+    "warning",
+    G,
+    summary="A file under compositions/ keeps its composition outside <template>.",
+    explanation="A host clones only the `<template>` content of a data-composition-src file; markup, styles and "
+    "scripts outside it are dropped when the sub-composition is mounted.",
+    bad=project(
+        {
+            "index.html": composition(HOST),
+            "compositions/intro.html": SUB.replace("<template>\n", "").replace("</template>\n", ""),
+        },
+        'compositions/intro.html:\n<div data-composition-id="intro" ...>...</div>\n<script>...</script>',
+    ),
+    good=project(
+        {"index.html": composition(HOST), "compositions/intro.html": SUB},
+        'compositions/intro.html:\n<template>\n  <div data-composition-id="intro" ...>...</div>\n'
+        "  <script>...</script>\n</template>",
+    ),
+    fix_hint="Wrap the sub-composition's markup, <style> and <script> in one <template> element.",
+)
+def subcomposition_missing_template(doc: Document):
+    if not doc.is_subcomposition or doc.root is None or doc.root_in_template:
+        return
+    if doc.html_element is not None and doc.has_doctype:
+        return  # a full document under compositions/: blank_root_with_standalone_composition territory
+    yield Hit(
+        doc.root.start, f"{doc.root.label()} is not inside <template>; a host clones only template content", doc.root
+    )
+
+
+@rule(
+    "unused_sub_composition",
+    "warning",
+    G,
+    summary="A file in compositions/ is not mounted by any data-composition-src.",
+    explanation="Dead scenes are still linted and shipped; usually a host was deleted or its path misspelt.",
+    bad=project({"index.html": composition(""), "compositions/intro.html": SUB}, "compositions/intro.html, no host"),
+    good=project({"index.html": composition(HOST), "compositions/intro.html": SUB}, HOST),
+    fix_hint="Mount it with a host element (data-composition-src) or delete the file.",
+    scope="project",
+)
+def unused_sub_composition(project_):
+    used = set()
+    for doc in project_.documents:
+        for host in _hosts(doc):
+            target = local_target(doc, host.attrs["data-composition-src"])
+            if target is not None:
+                used.add(target.resolve())
+    for doc in project_.compositions:
+        if not doc.root_in_template:
+            continue  # standalone files are blank_root_with_standalone_composition / subcomposition_missing_template
+        if doc.file_path is not None and doc.file_path.resolve() not in used:
+            yield Hit(0, f"{doc.path} is not mounted by any data-composition-src", doc=doc)

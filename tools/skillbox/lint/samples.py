@@ -1,0 +1,102 @@
+"""Rule examples: a compact snippet for the docs, a whole project for the tests.
+
+Most rules are about one fragment of a composition (a tag, a CSS rule, a tween). `comp(...)` writes only that
+fragment and embeds it in a minimal composition that passes every rule, so `lint explain` shows the lines that
+matter while the tests lint a real, complete file. Project rules (missing files, several roots) give the files
+themselves with `project(...)`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+GSAP_CDN = "https://cdn.jsdelivr.net/npm/gsap@3.12.5/dist/gsap.min.js"
+# A host element and the template-wrapped sub-composition file it mounts (compositions/intro.html).
+HOST = (
+    '<div id="intro" data-composition-id="intro" data-composition-src="compositions/intro.html" data-start="0" '
+    'data-duration="2" data-track-index="1" data-width="1920" data-height="1080"></div>'
+)
+SUB = (
+    '<template>\n<div data-composition-id="intro" data-width="1920" data-height="1080">\n'
+    '  <h1 id="intro-title">Intro</h1>\n</div>\n<script>\n'
+    "window.__timelines = window.__timelines || {};\n"
+    "const tl = gsap.timeline({ paused: true });\n"
+    'tl.from("#intro-title", { opacity: 0 }, 0);\n'
+    'window.__timelines["intro"] = tl;\n</script>\n</template>\n'
+)
+
+
+@dataclass(frozen=True)
+class Sample:
+    files: dict[str, str | bytes]  # project-relative path -> content; "index.html" is the entry
+    snippet: str
+    lint_path: str = ""  # what to lint: "" = the project folder, else a file inside it
+
+    def render(self) -> str:
+        content = self.files.get("index.html")
+        return content if isinstance(content, str) else ""
+
+
+def composition(
+    body: str = "",
+    *,
+    css: str = "",
+    js: str = "",
+    head: str = "",
+    root_attrs: str = 'data-start="0" data-duration="4"',
+    composition_id: str = "main",
+    timeline: bool = True,
+) -> str:
+    """A complete, lint-clean composition with the given fragments spliced in."""
+    script = ""
+    if timeline:
+        script = (
+            "<script>\n"
+            "window.__timelines = window.__timelines || {};\n"
+            "const tl = gsap.timeline({ paused: true });\n"
+            f"{js.strip()}\n"
+            f'window.__timelines["{composition_id}"] = tl;\n'
+            "</script>\n"
+        )
+    elif js.strip():
+        script = f"<script>\n{js.strip()}\n</script>\n"
+    style = f"<style>\n{css.strip()}\n</style>\n" if css.strip() else ""
+    no_timeline = "" if timeline else " data-no-timeline"
+    return (
+        "<!doctype html>\n"
+        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<script src="{GSAP_CDN}"></script>\n'
+        f"{head}{style}</head>\n<body>\n"
+        f'<div id="root" data-composition-id="{composition_id}" data-width="1920" data-height="1080" '
+        f"{root_attrs}{no_timeline}>\n"
+        f"{body.strip()}\n"
+        "</div>\n"
+        f"{script}"
+        "</body>\n</html>\n"
+    )
+
+
+def comp(
+    body: str = "", *, css: str = "", js: str = "", head: str = "", assets: tuple[str, ...] = (), **kwargs
+) -> Sample:
+    parts = []
+    if head.strip():
+        parts.append(head.strip())
+    if css.strip():
+        parts.append(f"<style>\n{css.strip()}\n</style>")
+    if body.strip():
+        parts.append(body.strip())
+    if js.strip():
+        parts.append(f"<script>\n{js.strip()}\n</script>")
+    document = composition(body, css=css, js=js, head=head, **kwargs)
+    files: dict[str, str | bytes] = {"index.html": document}
+    files.update({asset: b"\x00" for asset in assets})
+    return Sample(files, "\n".join(parts) or document)
+
+
+def raw(html: str, snippet: str | None = None) -> Sample:
+    return Sample({"index.html": html}, (snippet or html).strip())
+
+
+def project(files: dict[str, str | bytes], snippet: str, lint_path: str = "") -> Sample:
+    return Sample(dict(files), snippet.strip(), lint_path)

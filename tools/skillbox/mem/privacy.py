@@ -1,0 +1,149 @@
+"""What must never be stored: `<private>` regions, our own injected context, and obvious secrets.
+
+Two rules, applied by `Scrubber` to every string that crosses the write boundary (`capture.py`):
+
+1. Text inside a private tag is removed. Tags are matched case-insensitively with any attributes; nesting is
+   counted per tag name; a tag left open hides everything after it, including later fields of the same payload
+   (a region may start in one field and end in another); stray closing tags are dropped. Besides `<private>`,
+   the tags that wrap injected context (ours and claude-mem's) and harness messages are treated the same way, so
+   memory never feeds on its own output.
+2. Secrets (API keys, tokens, private keys, passwords in URLs and env-style assignments) are replaced with
+   `[REDACTED]`.
+
+Stripping runs on the full text before anything is trimmed, so a region cannot hide in the elided middle of a
+long value and leak its tail.
+"""
+
+from __future__ import annotations
+
+import re
+
+PRIVATE_TAGS = (
+    "private",
+    "skillbox-memory",
+    "claude-mem-context",
+    "system-reminder",
+    "system_instruction",
+    "system-instruction",
+    "persisted-output",
+)
+REDACTED = "[REDACTED]"
+
+_TAG = (
+    r"<\s*(/?)\s*(" + "|".join(re.escape(t) for t in PRIVATE_TAGS) + r")\b[^>]*?(/?)\s*>",
+    re.I,
+)
+
+# One alternation so a long value is scanned once. Branches k1-k4 keep their non-secret prefix.
+_SECRETS = (
+    "|".join(
+        [
+            r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END[A-Z0-9 ]*PRIVATE KEY-----|\Z)",
+            r"\bsk-ant-[A-Za-z0-9_\-]{10,}",
+            r"\bsk-(?:proj-|live-|test-)?[A-Za-z0-9_\-]{20,}",
+            r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})",
+            r"\bglpat-[A-Za-z0-9_\-]{20,}",
+            r"\bxox[abposr]-[A-Za-z0-9\-]{10,}",
+            r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b",
+            r"\bAIza[0-9A-Za-z_\-]{35}",
+            r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}",
+            r"(?P<k1>\b[Bb]earer\s+)[A-Za-z0-9._~+/=\-]{16,}",
+            r"(?P<k2>\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^/\s:@]+:)[^@\s/]+(?=@)",
+            r"(?P<k3>\b[A-Z0-9_]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)"
+            r"[A-Z0-9_]*\s*[=:]\s*['\"]?)[^\s'\"]{4,}",
+            r"(?P<k4>[\"'](?:password|passwd|secret|token|api_key|apikey|access_token|client_secret)[\"']\s*:\s*[\"'])"
+            r"[^\"']{4,}",
+        ]
+    ),
+    0,
+)
+# Every secret pattern needs one of these (lower-cased) substrings; text without any skips the regex, and the
+# regex is only compiled when some text needs it (compiling it costs a hook process several milliseconds).
+_SECRET_HINTS = (
+    "-----begin", "sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xox", "akia", "asia",
+    "aiza", "eyj", "bearer", "://", "password", "passwd", "secret", "token", "api_key", "apikey", "access_key",
+    "private_key", "credential",
+)  # fmt: skip
+_HINTS_PATTERN = "|".join(re.escape(hint) for hint in _SECRET_HINTS)
+
+
+def _redact_match(match: re.Match) -> str:
+    for group in ("k1", "k2", "k3", "k4"):
+        kept = match.group(group)
+        if kept is not None:
+            return kept + REDACTED
+    return REDACTED
+
+
+def redact_secrets(text: str) -> str:
+    if not text:
+        return text
+    if not re.compile(_HINTS_PATTERN, re.I).search(text):
+        return text
+    return re.compile(*_SECRETS).sub(_redact_match, text)
+
+
+class Scrubber:
+    """Strips private regions from a sequence of strings that belong together (one payload, in field order).
+
+    The open-tag state carries from one string to the next, so `<private>` opened in one field hides the
+    following fields until it is closed. `removed` tells the caller that something was withheld.
+    """
+
+    def __init__(self, *, redact: bool = True):
+        self.redact = redact
+        self.open: dict[str, int] = {}
+        self.removed = False
+
+    @property
+    def inside(self) -> bool:
+        return any(self.open.values())
+
+    def text(self, value: str) -> str:
+        if not value:
+            return value
+        if "<" not in value:
+            if self.inside:
+                self.removed = True
+                return ""
+            return redact_secrets(value) if self.redact else value
+        parts: list[str] = []
+        pos = 0
+        for match in re.compile(*_TAG).finditer(value):
+            if not self.inside:
+                parts.append(value[pos : match.start()])
+            else:
+                self.removed = True
+            closing, name, selfclosing = match.group(1), match.group(2).lower(), match.group(3)
+            if closing:
+                if self.open.get(name):
+                    self.open[name] -= 1
+            elif not selfclosing:
+                self.open[name] = self.open.get(name, 0) + 1
+            self.removed = True
+            pos = match.end()
+        if self.inside:
+            if pos < len(value):
+                self.removed = True
+        else:
+            parts.append(value[pos:])
+        out = "".join(parts)
+        return redact_secrets(out) if self.redact else out
+
+    def value(self, value):
+        """Scrub a decoded JSON value in document order: string values and list items share the open-tag state;
+        dict keys are field names, scrubbed on their own so they never collapse into one another."""
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, dict):
+            return {
+                scrub_text(k, redact=self.redact) if isinstance(k, str) else k: self.value(v) for k, v in value.items()
+            }
+        if isinstance(value, list):
+            return [self.value(v) for v in value]
+        return value
+
+
+def scrub_text(text: str, *, redact: bool = True) -> str:
+    """One standalone string (a log line, a manual note): private regions and secrets removed."""
+    return Scrubber(redact=redact).text(text)

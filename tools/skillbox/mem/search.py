@@ -1,0 +1,491 @@
+"""Finding past work: `search` (compact index), `timeline` (neighbours of an anchor), `get` (full records).
+
+These mirror claude-mem's three MCP tools so its progressive-disclosure workflow carries over: scan a cheap index
+(~15 tokens a line), look around the interesting hit, then fetch only the records worth reading.
+
+Search fixes claude-mem's multi-word failure (the whole query was matched as one phrase): the query is split into
+terms; rows holding every term, in any order, rank first by bm25 with column weights (title > subtitle > facts >
+narrative); when those run out, rows holding any term fill the rest of the page. The last term is matched as a
+prefix (`auth` finds "authentication", `refresh tok` finds "token refresh"); the others are exact, because
+prefix expansion costs FTS5 several times more than an exact term and a query is typed left to right.
+Observations, turn summaries and prompts are searched alike and told apart by their reference: `#12`, `S3`, `P7`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from contextlib import suppress
+from dataclasses import dataclass, field
+
+from skillbox.errors import NotFoundError, UsageError
+from skillbox.mem.store import Store, now_iso
+
+KIND_PREFIX = {"observation": "#", "summary": "S", "prompt": "P"}
+KIND_ALIASES = {
+    "observation": "observation",
+    "observations": "observation",
+    "obs": "observation",
+    "summary": "summary",
+    "summaries": "summary",
+    "session": "summary",
+    "sessions": "summary",
+    "prompt": "prompt",
+    "prompts": "prompt",
+}
+# Broad queries match tens of thousands of rows, and bm25 costs a B-tree lookup per match. Only the newest
+# RANK_WINDOW matches of each kind are ranked (memory favours recent work); a filtered search that finds too few
+# hits inside the window is re-run over every match.
+RANK_WINDOW = 300
+_TERM = re.compile(r"\w+", re.UNICODE)
+_REF = re.compile(r"^\s*(#|S|P)?(\d+)\s*$", re.I)
+_RELATIVE = re.compile(r"^(\d+)\s*([hdwm])$", re.I)
+
+
+@dataclass
+class Hit:
+    kind: str
+    id: int
+    created_at: str
+    type: str
+    title: str
+    project: str
+    tokens: int
+    score: float | None = None
+    match: str = ""  # "all" terms, "any" term, or "" (no query)
+
+    @property
+    def ref(self) -> str:
+        return f"{KIND_PREFIX[self.kind]}{self.id}"
+
+    def to_dict(self) -> dict:
+        return {
+            "ref": self.ref,
+            "kind": self.kind,
+            "id": self.id,
+            "created_at": self.created_at,
+            "type": self.type,
+            "title": self.title,
+            "project": self.project,
+            "tokens": self.tokens,
+            "match": self.match,
+        }
+
+
+@dataclass
+class Filters:
+    kinds: tuple[str, ...] = ("observation", "summary", "prompt")
+    obs_types: tuple[str, ...] = ()
+    project: str | None = None
+    since: str | None = None
+    until: str | None = None
+    file: str | None = None
+    concept: str | None = None
+
+
+@dataclass
+class SearchResult:
+    query: str
+    hits: list[Hit] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"query": self.query, "count": len(self.hits), "results": [h.to_dict() for h in self.hits]}
+
+
+def build_filters(
+    kinds: tuple[str, ...] | list[str] = (),
+    obs_types: tuple[str, ...] | list[str] = (),
+    project: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+    file: str | None = None,
+    concept: str | None = None,
+) -> Filters:
+    """Filters from user words. Like claude-mem, a `type` that is not a record kind is an observation type."""
+    kind_set: list[str] = []
+    type_set: list[str] = list(obs_types)
+    for value in kinds:
+        for part in value.split(","):
+            part = part.strip().lower()
+            if part in KIND_ALIASES:
+                kind_set.append(KIND_ALIASES[part])
+            elif part:
+                type_set.append(part)
+    if type_set and not kind_set:
+        kind_set = ["observation"]
+    if type_set and "observation" not in kind_set:
+        raise UsageError("observation types only apply to observations", hint="drop --type summaries/prompts")
+    return Filters(
+        kinds=tuple(dict.fromkeys(kind_set)) or ("observation", "summary", "prompt"),
+        obs_types=tuple(dict.fromkeys(type_set)),
+        project=project,
+        since=parse_when(since),
+        until=parse_when(until, end=True),
+        file=file,
+        concept=concept,
+    )
+
+
+def parse_ref(text: str) -> tuple[str, int]:
+    """`12`, `#12` -> observation 12; `S3` -> summary 3; `P7` -> prompt 7."""
+    match = _REF.match(str(text))
+    if not match:
+        raise UsageError(f"not a memory id: {text!r}", hint="use 12 or #12 (observation), S3 (summary), P7 (prompt)")
+    prefix = (match.group(1) or "#").upper()
+    kind = {"#": "observation", "S": "summary", "P": "prompt"}[prefix]
+    return kind, int(match.group(2))
+
+
+def parse_when(text: str | None, *, end: bool = False) -> str | None:
+    """A date filter as an ISO prefix: `2026-11-29`, `2026-11-29T14:00`, or relative `3d`, `12h`, `2w`, `1m`.
+
+    With `end`, a bare date means the end of that day, so `--until 2026-11-29` includes the 29th.
+    """
+    if text is None or not str(text).strip():
+        return None
+    value = str(text).strip()
+    relative = _RELATIVE.match(value)
+    if relative:
+        amount, unit = int(relative.group(1)), relative.group(2).lower()
+        seconds = amount * {"h": 3600, "d": 86400, "w": 7 * 86400, "m": 30 * 86400}[unit]
+        return now_iso(time.time() - seconds)
+    if value in ("today", "yesterday"):
+        day = time.strftime("%Y-%m-%d", time.gmtime(time.time() - (86400 if value == "yesterday" else 0)))
+        return f"{day}T23:59:59.999Z" if end else day
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        return f"{value}T23:59:59.999Z" if end else value
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z?", value):
+        return value.replace(" ", "T").rstrip("Z")
+    raise UsageError(f"not a date: {value!r}", hint="use YYYY-MM-DD, YYYY-MM-DDTHH:MM, or a relative 3d / 12h / 2w")
+
+
+def terms_of(query: str) -> list[str]:
+    return list(dict.fromkeys(t.lower() for t in _TERM.findall(query or "")))
+
+
+def match_expression(terms: list[str], operator: str) -> str:
+    """FTS5 query with each term quoted (no syntax errors possible); the last term matches as a prefix."""
+    return f" {operator} ".join([*(f'"{t}"' for t in terms[:-1]), f'"{terms[-1]}"*'])
+
+
+def _tokens(*parts: str | None) -> int:
+    return (sum(len(p or "") for p in parts) + 3) // 4
+
+
+def _kind_sql(kind: str, filters: Filters) -> tuple[str, str, list] | None:
+    """(SELECT ... FROM ... JOIN, WHERE clauses, params) for one record kind, or None when filters exclude it."""
+    where: list[str] = []
+    params: list = []
+    if kind == "observation":
+        select = (
+            "SELECT 'observation' AS kind, o.id, o.created_at, o.type, o.title, o.project, "
+            "length(o.title) + length(o.subtitle) + length(o.narrative) + length(o.facts) AS chars"
+        )
+        table, alias = "observations", "o"
+        if filters.obs_types:
+            where.append(f"o.type IN ({','.join('?' * len(filters.obs_types))})")
+            params += list(filters.obs_types)
+        if filters.concept:
+            where.append("o.concepts LIKE ?")
+            params.append(f'%"{filters.concept}"%')
+        if filters.file:
+            where.append("(o.files_read LIKE ? OR o.files_modified LIKE ?)")
+            params += [f"%{filters.file}%"] * 2
+        project_col = "o.project"
+        join = ""
+    elif kind == "summary":
+        if filters.obs_types or filters.concept:
+            return None
+        select = (
+            "SELECT 'summary' AS kind, s.id, s.created_at, 'summary' AS type, "
+            "COALESCE(NULLIF(s.request, ''), NULLIF(p.prompt_text, ''), NULLIF(s.completed, ''), s.learned) AS title, "
+            "s.project, length(COALESCE(s.request, '')) + length(s.investigated) + length(s.learned) "
+            "+ length(s.completed) + length(s.next_steps) AS chars"
+        )
+        table, alias = "summaries", "s"
+        join = " LEFT JOIN prompts p ON p.session_id = s.session_id AND p.prompt_number = s.prompt_number"
+        if filters.file:
+            where.append("(s.files_read LIKE ? OR s.files_edited LIKE ?)")
+            params += [f"%{filters.file}%"] * 2
+        project_col = "s.project"
+    else:
+        if filters.obs_types or filters.concept or filters.file:
+            return None
+        select = (
+            "SELECT 'prompt' AS kind, p.id, p.created_at, 'prompt' AS type, p.prompt_text AS title, "
+            "ss.project AS project, length(p.prompt_text) AS chars"
+        )
+        table, alias = "prompts", "p"
+        join = " JOIN sessions ss ON ss.session_id = p.session_id"
+        where.append("p.private = 0")
+        project_col = "ss.project"
+    if filters.project:
+        where.append(f"{project_col} = ?")
+        params.append(filters.project)
+    if filters.since:
+        where.append(f"{alias}.created_at >= ?")
+        params.append(filters.since)
+    if filters.until:
+        where.append(f"{alias}.created_at <= ?")
+        params.append(filters.until)
+    return f"{select} FROM {table} {alias}{join}", " AND ".join(where), params
+
+
+def _ranked(store: Store, kind: str, filters: Filters, expression: str, limit: int) -> list:
+    """The best `limit` rows of one kind for an FTS expression, ranked by weighted bm25 (see RANK_WINDOW)."""
+    sql = _kind_sql(kind, filters)
+    if sql is None:
+        return []
+    base, where, params = sql
+    table = {"observation": "observations", "summary": "summaries", "prompt": "prompts"}[kind]
+    alias = base.split(" FROM ")[1].split()[1]
+    base = base.replace(" FROM ", ", f.rank AS score FROM ", 1)
+    base = base.replace(
+        f" FROM {table} {alias}", f" FROM {table}_fts f JOIN {table} {alias} ON {alias}.id = f.rowid", 1
+    )
+    clause = f"{table}_fts MATCH ?" + (f" AND {where}" if where else "")
+    threshold = store.conn.execute(
+        f"SELECT rowid FROM {table}_fts WHERE {table}_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?",
+        (expression, RANK_WINDOW - 1),
+    ).fetchone()
+    if threshold is not None:
+        rows = store.conn.execute(
+            f"{base} WHERE {clause} AND f.rowid >= ? ORDER BY f.rank LIMIT ?",
+            [expression, *params, threshold[0], limit],
+        ).fetchall()
+        if len(rows) >= limit or not where:
+            return rows
+    return store.conn.execute(f"{base} WHERE {clause} ORDER BY f.rank LIMIT ?", [expression, *params, limit]).fetchall()
+
+
+def _row_hit(row, match: str) -> Hit:
+    title = " ".join((row["title"] or "").split())
+    return Hit(
+        kind=row["kind"],
+        id=row["id"],
+        created_at=row["created_at"],
+        type=row["type"],
+        title=title if len(title) <= 100 else title[:99] + "…",
+        project=row["project"],
+        tokens=(row["chars"] + 3) // 4,
+        score=row["score"] if "score" in row.keys() else None,  # noqa: SIM118 - sqlite3.Row `in` tests values
+        match=match,
+    )
+
+
+def search(store: Store, query: str = "", filters: Filters | None = None, *, limit: int = 20) -> SearchResult:
+    """Ranked hits for `query` under `filters`; with no query, the newest records matching the filters."""
+    filters = filters or Filters()
+    if limit < 1:
+        raise UsageError("--limit must be at least 1")
+    result = SearchResult(query=query)
+    terms = terms_of(query)
+    if not terms:
+        if query.strip():
+            raise UsageError(f"nothing to search for in {query!r}", hint="use words or numbers")
+        rows = []
+        for kind in filters.kinds:
+            sql = _kind_sql(kind, filters)
+            if sql is None:
+                continue
+            base, where, params = sql
+            alias = base.split(" FROM ")[1].split()[1]
+            rows += store.conn.execute(
+                f"{base}{' WHERE ' + where if where else ''} ORDER BY {alias}.created_at DESC LIMIT ?",
+                [*params, limit],
+            ).fetchall()
+        rows.sort(key=lambda r: (r["created_at"], r["id"]), reverse=True)
+        result.hits = [_row_hit(r, "") for r in rows[:limit]]
+        return result
+
+    seen: set[tuple[str, int]] = set()
+    modes = [("all", "AND")] + ([("any", "OR")] if len(terms) > 1 else [])
+    for mode, operator in modes:
+        expression = match_expression(terms, operator)
+        rows = []
+        for kind in filters.kinds:
+            rows += _ranked(store, kind, filters, expression, limit + len(seen))
+        rows.sort(key=lambda r: r["score"])
+        for row in rows:
+            key = (row["kind"], row["id"])
+            if key in seen:
+                continue
+            seen.add(key)
+            result.hits.append(_row_hit(row, mode))
+            if len(result.hits) >= limit:
+                return result
+    return result
+
+
+# -- timeline ---------------------------------------------------------------------------------------------------
+
+_ITEMS = """
+SELECT 'observation' AS kind, o.id, o.created_at, o.type, o.title, o.project, o.session_id,
+       length(o.title) + length(o.subtitle) + length(o.narrative) + length(o.facts) AS chars
+FROM observations o
+UNION ALL
+SELECT 'summary', s.id, s.created_at, 'summary',
+       COALESCE(NULLIF(s.request, ''), NULLIF(p.prompt_text, ''), NULLIF(s.completed, ''), s.learned),
+       s.project, s.session_id,
+       length(s.investigated) + length(s.learned) + length(s.completed) + length(s.next_steps)
+FROM summaries s LEFT JOIN prompts p ON p.session_id = s.session_id AND p.prompt_number = s.prompt_number
+UNION ALL
+SELECT 'prompt', p.id, p.created_at, 'prompt', p.prompt_text, ss.project, p.session_id, length(p.prompt_text)
+FROM prompts p JOIN sessions ss ON ss.session_id = p.session_id WHERE p.private = 0
+"""
+_KIND_ORDER = "CASE kind WHEN 'prompt' THEN 0 WHEN 'observation' THEN 1 ELSE 2 END"
+
+
+@dataclass
+class Timeline:
+    anchor: str
+    items: list[Hit]
+    anchor_index: int | None
+
+    def to_dict(self) -> dict:
+        return {
+            "anchor": self.anchor,
+            "anchor_index": self.anchor_index,
+            "items": [dict(h.to_dict(), anchor=i == self.anchor_index) for i, h in enumerate(self.items)],
+        }
+
+
+def _anchor_point(store: Store, anchor: str) -> tuple[str, int, int, str | None, str | None]:
+    """(created_at, kind order, id, project, session) the timeline is centred on."""
+    text = str(anchor).strip()
+    if _REF.match(text):
+        kind, ident = parse_ref(text)
+        row = store.conn.execute(
+            f"SELECT created_at, project, session_id FROM ({_ITEMS}) WHERE kind = ? AND id = ?", (kind, ident)
+        ).fetchone()
+        if row is None:
+            raise NotFoundError(f"no {kind} {KIND_PREFIX[kind]}{ident} in memory")
+        order = {"prompt": 0, "observation": 1, "summary": 2}[kind]
+        return row["created_at"], order, ident, row["project"], row["session_id"]
+    session = store.conn.execute("SELECT started_at, project FROM sessions WHERE session_id = ?", (text,)).fetchone()
+    if session is not None:
+        return session["started_at"], -1, 0, session["project"], text
+    try:
+        when = parse_when(text)
+    except UsageError:
+        raise UsageError(
+            f"timeline anchor {text!r} is not an id, a session id or a date",
+            hint="use 12, S3, P7, a session id, or YYYY-MM-DD[THH:MM]",
+        ) from None
+    return when or now_iso(), -1, 0, None, None
+
+
+def timeline(store: Store, anchor: str, *, before: int = 5, after: int = 5, project: str | None = None) -> Timeline:
+    """Records around `anchor` in time order (prompt, then its observations, then its summary)."""
+    if before < 0 or after < 0:
+        raise UsageError("--before and --after must not be negative")
+    at, order, ident, anchor_project, _session = _anchor_point(store, anchor)
+    project = project or anchor_project
+    where, params = "", []
+    if project:
+        where, params = " AND project = ?", [project]
+    key = f"(created_at, {_KIND_ORDER}, id)"
+    earlier = store.conn.execute(
+        f"SELECT * FROM ({_ITEMS}) WHERE {key} < (?, ?, ?){where} ORDER BY created_at DESC, {_KIND_ORDER} DESC, "
+        "id DESC LIMIT ?",
+        [at, order, ident, *params, before],
+    ).fetchall()
+    later_limit = after + (1 if order >= 0 else 0)
+    later = store.conn.execute(
+        f"SELECT * FROM ({_ITEMS}) WHERE {key} >= (?, ?, ?){where} ORDER BY created_at, {_KIND_ORDER}, id LIMIT ?",
+        [at, order, ident, *params, later_limit],
+    ).fetchall()
+    items = [_row_hit(r, "") for r in reversed(earlier)] + [_row_hit(r, "") for r in later]
+    anchor_index = len(earlier) if order >= 0 and later else None
+    return Timeline(anchor=str(anchor), items=items, anchor_index=anchor_index)
+
+
+# -- get --------------------------------------------------------------------------------------------------------
+
+
+def _decode(row, json_columns: tuple[str, ...]) -> dict:
+    record = dict(row)
+    for column in json_columns:
+        if column in record and isinstance(record[column], str):
+            with suppress(ValueError):
+                record[column] = json.loads(record[column])
+    return record
+
+
+def get_records(store: Store, refs: list[str]) -> tuple[list[dict], list[str]]:
+    """Full records for `refs` in the order asked; the second list names refs that do not exist."""
+    found: list[dict] = []
+    missing: list[str] = []
+    for ref in refs:
+        kind, ident = parse_ref(ref)
+        if kind == "observation":
+            row = store.conn.execute("SELECT * FROM observations WHERE id = ?", (ident,)).fetchone()
+            record = _decode(row, ("facts", "concepts", "files_read", "files_modified")) if row else None
+        elif kind == "summary":
+            row = store.conn.execute(
+                "SELECT s.*, p.prompt_text AS prompt FROM summaries s LEFT JOIN prompts p "
+                "ON p.session_id = s.session_id AND p.prompt_number = s.prompt_number WHERE s.id = ?",
+                (ident,),
+            ).fetchone()
+            record = _decode(row, ("files_read", "files_edited")) if row else None
+            if record is not None:
+                record["request"] = record.get("request") or record.pop("prompt", None)
+                record.pop("prompt", None)
+        else:
+            row = store.conn.execute(
+                "SELECT p.id, p.session_id, ss.project, p.prompt_number, p.prompt_text, p.created_at "
+                "FROM prompts p JOIN sessions ss ON ss.session_id = p.session_id WHERE p.id = ? AND p.private = 0",
+                (ident,),
+            ).fetchone()
+            record = dict(row) if row else None
+        if record is None:
+            missing.append(f"{KIND_PREFIX[kind]}{ident}")
+            continue
+        record = {"ref": f"{KIND_PREFIX[kind]}{ident}", "kind": kind, **record}
+        found.append(record)
+    return found, missing
+
+
+# -- formatting -------------------------------------------------------------------------------------------------
+
+
+def index_line(hit: Hit, *, marker: str = "") -> str:
+    """`#12  2026-11-29 14:12  change  Edited auth.py  ~45` — one line per hit, cheap to scan."""
+    when = hit.created_at[:16].replace("T", " ")
+    return f"{hit.ref:<7} {when}  {hit.type:<9} {hit.title}  ~{hit.tokens}{marker}"
+
+
+def format_search(result: SearchResult) -> str:
+    if not result.hits:
+        return f"No memory matches {result.query!r}." if result.query else "No memory yet."
+    lines = [index_line(h) for h in result.hits]
+    partial = sum(1 for h in result.hits if h.match == "any")
+    if partial and partial < len(result.hits):
+        lines.append(f"({len(result.hits) - partial} matched every word; {partial} matched some)")
+    elif partial:
+        lines.append("(no record has every word; these match some)")
+    return "\n".join(lines)
+
+
+def format_timeline(tl: Timeline) -> str:
+    if not tl.items:
+        return f"Nothing in memory around {tl.anchor!r}."
+    return "\n".join(
+        index_line(h, marker="  <- anchor" if i == tl.anchor_index else "") for i, h in enumerate(tl.items)
+    )
+
+
+def format_record(record: dict) -> str:
+    """A full record as readable text: scalar fields as `key: value`, lists as bullets."""
+    lines = [f"== {record['ref']} ({record['kind']})"]
+    for key, value in record.items():
+        if key in ("ref", "kind") or value in (None, "", [], {}):
+            continue
+        if isinstance(value, list):
+            lines.append(f"{key}:")
+            lines += [f"  - {item}" for item in value]
+        else:
+            text = str(value)
+            lines.append(f"{key}: {text}" if "\n" not in text else f"{key}:\n  " + text.replace("\n", "\n  "))
+    return "\n".join(lines)

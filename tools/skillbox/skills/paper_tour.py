@@ -1,0 +1,86 @@
+"""The `paper` step of `skillbox tour`: the paper skills' scripts run end to end on a bundled sample.
+
+A sample plotting script goes through the figure checker (which also writes the figure), the figure becomes a
+slide in a journal-club deck built by the deck builder, the deck goes through its self-check, and the trigger
+evals of every skill are scored against the bundle's descriptions. The scripts run as the agent runs them: as
+separate processes with this Python.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from importlib import resources
+from pathlib import Path
+
+from skillbox.skills.triggers import evaluate
+from skillbox.skills.validate import find_plugin_root
+from skillbox.tour import TourReport
+
+SCRIPTS = {
+    "figure": ("paper-figures", "check_figure.py"),
+    "build": ("paper-to-slides", "build_deck.py"),
+    "check": ("paper-to-slides", "check_deck.py"),
+}
+
+
+def plugin_skills_dir() -> Path | None:
+    """The plugin's skills/ folder: CLAUDE_PLUGIN_ROOT, the plugin around the working folder, or the source tree
+    this module runs from (a non-editable install runs from a venv, which has no skills/)."""
+    candidates = [Path(os.environ["CLAUDE_PLUGIN_ROOT"])] if os.environ.get("CLAUDE_PLUGIN_ROOT") else []
+    candidates += [find_plugin_root(Path.cwd()), Path(__file__).resolve().parents[3]]
+    for root in filter(None, candidates):
+        if all((root / "skills" / skill / "scripts" / name).is_file() for skill, name in SCRIPTS.values()):
+            return root / "skills"
+    return None
+
+
+def _run(skills: Path, key: str, *args: str, cwd: Path) -> subprocess.CompletedProcess:
+    skill, name = SCRIPTS[key]
+    command = [sys.executable, str(skills / skill / "scripts" / name), *args]
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=300)
+
+
+def run(workdir: Path) -> TourReport:
+    skills = plugin_skills_dir()
+    title = "paper skills: figure check → journal-club deck → deck check; trigger evals"
+    if skills is None:
+        hint = "skills/ folder not found: run the tour from the plugin folder or set CLAUDE_PLUGIN_ROOT"
+        return TourReport(title, [hint], ok=False)
+    sample = resources.files("skillbox") / "samples" / "paper"
+    for name in ("make_fig.py", "deck.json"):
+        shutil.copyfile(str(sample / name), workdir / name)
+    style = skills / "paper-figures" / "assets" / "nature.mplstyle"
+    script = workdir / "make_fig.py"
+    script.write_text(script.read_text(encoding="utf-8").replace("__NATURE_MPLSTYLE__", style.as_posix()))
+
+    lines, ok = [], True
+    figure = _run(skills, "figure", "make_fig.py", "--width-mm", "89", "--json", cwd=workdir)
+    if figure.returncode not in (0, 1):
+        return TourReport(title, [f"figure checker failed: {figure.stderr.strip()}"], ok=False)
+    found = json.loads(figure.stdout)
+    lines.append(f"check_figure.py: {found['figures']} figure(s), {found['errors']} error(s)")
+    lines += [f"  {f['severity']} {f['code']}: {f['message']}" for f in found["findings"]]
+    ok &= figure.returncode == 0
+
+    deck = workdir / "journal-club.pptx"
+    built = _run(skills, "build", "deck.json", str(deck), cwd=workdir)
+    lines.append(f"build_deck.py: {(built.stdout or built.stderr).strip()}")
+    ok &= built.returncode == 0
+    if built.returncode == 0:
+        checked = _run(skills, "check", str(deck), "--fail-on", "warning", cwd=workdir)
+        lines.append(f"check_deck.py: {checked.stdout.strip().splitlines()[-1] if checked.stdout else checked.stderr}")
+        ok &= checked.returncode == 0
+
+    report = evaluate(skills)
+    lines.append(
+        f"trigger evals: {len(report.results)} requests over {len(list(skills.glob('*/SKILL.md')))} skills, "
+        f"{len(report.failures)} picked the wrong skill"
+    )
+    lines += [f"  {r.case.skill}: {r.case.request!r} -> {r.picked}" for r in report.failures]
+    ok &= not report.failures
+    outputs = [p for p in (workdir / "fig1.pdf", deck) if p.exists()]
+    return TourReport(title, lines, outputs, ok)

@@ -1,0 +1,212 @@
+"""Offline trigger check: which skill of the bundle would a request pick, judged only by the descriptions.
+
+Claude Code decides whether to load a skill from its description alone, so a description that shares its key words
+with a sibling's gets the sibling's requests. This scorer is a cheap, deterministic stand-in for that choice: Okapi
+BM25 over every skill's name and description. It is not a model of Claude's judgement; it catches the confusions a
+reader would also make (two skills owning the same words), which is what descriptions can be tuned against.
+
+Tokens: English words are lower-cased, stop words dropped and Snowball-stemmed ("citations" and "cite" stay apart,
+"citation" and "citations" meet). Chinese has no spaces, so each run of CJK characters becomes its overlapping
+character bigrams ("润色论文" -> 润色, 色论, 论文), the usual dictionary-free way to index Chinese.
+
+Each skill folder may hold `evals/triggers.json`: {"should_trigger": [...], "should_not_trigger": [...]}. A
+should-trigger request must pick its own skill; a near miss must not pick it (another skill or none is fine).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import snowballstemmer
+import yaml
+
+from skillbox.errors import InvalidInputError, NotFoundError
+
+# BM25 constants: the textbook values. Descriptions are short and similar in length, so b matters little.
+K1 = 1.2
+B = 0.75
+# A pick needs both: a score of at least MIN_SCORE and at least MIN_TERMS distinct request terms found in the
+# description. One shared word ("plugin", "review") is not evidence that a request is about a skill.
+MIN_SCORE = 2.5
+MIN_TERMS = 2
+
+_CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_TOKEN = re.compile(rf"[{_CJK}]+|[a-z0-9]+(?:'[a-z0-9]+)*")
+_STEMMER = snowballstemmer.stemmer("english")
+STOP_WORDS = frozenset(
+    """a about an and any are as at be been but by can could do does for from has have how i if in into is it its
+    me my of on or our please should so than that the their them then there these this those to us use used using
+    want was we what when where which while who will with would you your i'd i'm it's let let's need""".split()  # noqa: SIM905
+)
+
+
+def tokenize(text: str) -> list[str]:
+    """Index terms of `text`: stemmed English words and Chinese character bigrams."""
+    terms: list[str] = []
+    for match in _TOKEN.finditer(text.lower()):
+        word = match.group()
+        if re.match(rf"[{_CJK}]", word):
+            if len(word) == 1:
+                terms.append(word)
+            else:
+                terms.extend(word[i : i + 2] for i in range(len(word) - 1))
+        elif word not in STOP_WORDS:
+            terms.append(_STEMMER.stemWord(word.replace("'", "")))
+    return terms
+
+
+@dataclass(frozen=True)
+class SkillDoc:
+    name: str
+    description: str
+    path: Path | None = None
+
+
+def read_frontmatter(skill_md: Path) -> dict:
+    """The YAML mapping between the leading `---` fences of a SKILL.md (or a command .md)."""
+    text = skill_md.read_text(encoding="utf-8")
+    parts = text.split("---", 2)
+    if not text.startswith("---") or len(parts) < 3:
+        raise InvalidInputError(f"{skill_md}: no YAML frontmatter between '---' lines")
+    data = yaml.safe_load(parts[1])
+    if not isinstance(data, dict):
+        raise InvalidInputError(f"{skill_md}: frontmatter is not a mapping")
+    return data
+
+
+def load_skill_docs(skills_dir: Path) -> list[SkillDoc]:
+    """Every `<skills_dir>/<name>/SKILL.md`, sorted by name."""
+    if not skills_dir.is_dir():
+        raise NotFoundError(f"no skills folder at {skills_dir}")
+    docs = []
+    for skill_md in sorted(skills_dir.glob("*/SKILL.md")):
+        meta = read_frontmatter(skill_md)
+        docs.append(SkillDoc(str(meta.get("name", skill_md.parent.name)), str(meta.get("description", "")), skill_md))
+    return docs
+
+
+class TriggerIndex:
+    """BM25 over skill documents (name + description); ranks skills for a request."""
+
+    def __init__(self, docs: list[SkillDoc]):
+        if not docs:
+            raise InvalidInputError("no skills to index")
+        self.docs = docs
+        self._tf = [Counter(tokenize(f"{d.name.replace('-', ' ')} {d.description}")) for d in docs]
+        self._len = [sum(tf.values()) for tf in self._tf]
+        self._avg = sum(self._len) / len(self._len)
+        df = Counter(term for tf in self._tf for term in tf)
+        n = len(docs)
+        self._idf = {term: math.log(1 + (n - f + 0.5) / (f + 0.5)) for term, f in df.items()}
+
+    def score(self, request: str) -> list[tuple[str, float, int]]:
+        """(skill, BM25 score, distinct request terms matched) for every skill, best first; ties by name."""
+        query = tokenize(request)
+        scores = []
+        for doc, tf, length in zip(self.docs, self._tf, self._len, strict=True):
+            score, matched = 0.0, set()
+            for term in query:
+                f = tf.get(term, 0)
+                if f:
+                    matched.add(term)
+                    norm = K1 * (1 - B + B * length / self._avg)
+                    score += self._idf[term] * f * (K1 + 1) / (f + norm)
+            scores.append((doc.name, round(score, 4), len(matched)))
+        return sorted(scores, key=lambda item: (-item[1], item[0]))
+
+    def rank(self, request: str) -> list[tuple[str, float]]:
+        """All skills with their score for `request`, best first (ties by name, so the order is stable)."""
+        return [(name, score) for name, score, _ in self.score(request)]
+
+    def pick(self, request: str, min_score: float = MIN_SCORE, min_terms: int = MIN_TERMS) -> str | None:
+        """The skill this request would load, or None when the best match is too weak (see MIN_SCORE)."""
+        name, score, matched = self.score(request)[0]
+        return name if score >= min_score and matched >= min_terms else None
+
+
+@dataclass(frozen=True)
+class TriggerCase:
+    skill: str
+    request: str
+    should_trigger: bool
+
+
+@dataclass(frozen=True)
+class TriggerResult:
+    case: TriggerCase
+    picked: str | None
+    runner_up: str | None
+
+    @property
+    def ok(self) -> bool:
+        if self.case.should_trigger:
+            return self.picked == self.case.skill
+        return self.picked != self.case.skill
+
+
+@dataclass
+class TriggerReport:
+    results: list[TriggerResult] = field(default_factory=list)
+
+    @property
+    def failures(self) -> list[TriggerResult]:
+        return [r for r in self.results if not r.ok]
+
+    @property
+    def confusions(self) -> list[TriggerResult]:
+        """Failures where a request went to (or was taken by) another skill of the bundle, not to nothing."""
+        return [r for r in self.failures if r.picked is not None]
+
+    def to_json(self) -> dict:
+        return {
+            "cases": len(self.results),
+            "failures": [
+                {
+                    "skill": r.case.skill,
+                    "request": r.case.request,
+                    "should_trigger": r.case.should_trigger,
+                    "picked": r.picked,
+                }
+                for r in self.failures
+            ],
+        }
+
+
+def load_trigger_cases(skill_dir: Path) -> list[TriggerCase]:
+    """The cases in `<skill_dir>/evals/triggers.json`."""
+    path = skill_dir / "evals" / "triggers.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise NotFoundError(f"{path} does not exist") from None
+    except json.JSONDecodeError as err:
+        raise InvalidInputError(f"{path}: invalid JSON ({err})") from None
+    cases = []
+    for key, expected in (("should_trigger", True), ("should_not_trigger", False)):
+        requests = data.get(key)
+        if not isinstance(requests, list) or not all(isinstance(r, str) and r.strip() for r in requests):
+            raise InvalidInputError(f"{path}: '{key}' must be a list of non-empty strings")
+        cases.extend(TriggerCase(skill_dir.name, request, expected) for request in requests)
+    return cases
+
+
+def evaluate(skills_dir: Path, min_score: float = MIN_SCORE) -> TriggerReport:
+    """Score every trigger case of every skill under `skills_dir` against all the bundle's descriptions."""
+    docs = load_skill_docs(skills_dir)
+    index = TriggerIndex(docs)
+    report = TriggerReport()
+    for doc in docs:
+        skill_dir = doc.path.parent
+        if not (skill_dir / "evals" / "triggers.json").exists():
+            continue
+        for case in load_trigger_cases(skill_dir):
+            ranking = index.rank(case.request)
+            picked = index.pick(case.request, min_score)
+            runner_up = ranking[1][0] if len(ranking) > 1 else None
+            report.results.append(TriggerResult(case, picked, runner_up))
+    return report
