@@ -71,7 +71,7 @@ def test_skills_table_reads_frontmatter(plugin_root: Path):
     assert table.splitlines() == [
         "| Kind | Name | What it does |",
         "| --- | --- | --- |",
-        "| skill | `cite-check` | Checks a reference list. Use when: the user asks to verify citations. |",
+        "| skill | `cite-check` | Checks a reference list. |",
         "| command | `/demo:check [path]` | Validate the skills of this plugin |",
     ]
 

@@ -2,8 +2,8 @@
 
 Two sections are rendered between marker comments, so hand-written prose around them stays untouched:
 - `cli-reference`: every command of the click tree (lazy groups loaded), its arguments and options, one line each;
-- `skills-table`: every skill (`skills/*/SKILL.md`) and slash command (`commands/*.md`) with its description,
-  read from the frontmatter.
+- `skills-table`: every skill (`skills/*/SKILL.md`) and slash command (`commands/*.md`) with one line from its
+  description, read from the frontmatter.
 A test fails when README.md is stale, so a renamed flag or a new skill cannot ship with outdated docs. This module
 reads the click tree, which is why it imports click although it is not a command itself.
 """
@@ -40,6 +40,14 @@ def _one_line(text: str | None) -> str:
 def _first_paragraph(text: str | None) -> str:
     paragraph = _one_line(re.split(r"\n\s*\n", (text or "").strip(), maxsplit=1)[0])
     return paragraph.replace("|", "\\|")
+
+
+def _summary(text: str | None) -> str:
+    """A skill's description is its trigger text, often several clauses long; the table wants what it does in one
+    short line: the part before the first colon, semicolon or sentence end."""
+    paragraph = _first_paragraph(text)
+    head = re.split(r":\s|;\s|\.\s+(?=[A-Z])", paragraph, maxsplit=1)[0].rstrip(".")
+    return head + "."
 
 
 def _param_usage(param: click.Parameter) -> str | None:
@@ -119,9 +127,7 @@ def render_skills_table(plugin_root: Path) -> str:
     rows = []
     for skill_md in sorted((plugin_root / "skills").glob("*/SKILL.md")):
         data = _frontmatter(skill_md)
-        rows.append(
-            f"| skill | `{data.get('name', skill_md.parent.name)}` | {_first_paragraph(data.get('description'))} |"
-        )
+        rows.append(f"| skill | `{data.get('name', skill_md.parent.name)}` | {_summary(data.get('description'))} |")
     for command_md in sorted((plugin_root / "commands").glob("*.md")):
         data = _frontmatter(command_md)
         hint = data.get("argument-hint")
