@@ -122,12 +122,10 @@ def launcher_venv() -> Path:
 
 
 def memory_db_path() -> Path:
-    """`$SKILLBOX_HOME/memory.db`; SKILLBOX_HOME defaults to `$CLAUDE_PLUGIN_DATA`, else `~/.skillbox`."""
-    for name in ("SKILLBOX_HOME", "CLAUDE_PLUGIN_DATA"):
-        value = os.environ.get(name, "").strip()
-        if value:
-            return Path(value).expanduser() / "memory.db"
-    return Path.home() / ".skillbox" / "memory.db"
+    """Where `skillbox mem` keeps its database; the rule itself lives in `skillbox.mem.settings`."""
+    from skillbox.mem.settings import db_path
+
+    return Path(db_path())
 
 
 # ---- checks ---------------------------------------------------------------------------------------------------
