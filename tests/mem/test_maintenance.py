@@ -191,3 +191,14 @@ def test_mcp_server_answers_the_sdk_client(home, project_dir):
     assert "<- anchor" in tl_text
     assert [r["ref"] for r in got["records"]] == [h["ref"] for h in hits[:2]] and got["missing"] == ["#999"]
     assert bad.startswith("Error: timeline anchor")
+
+
+def test_vacuum_rebuilds_the_file_smaller(home, project_dir):
+    replay_session(project_dir)
+    _age(home, 45)
+    result = CliRunner().invoke(cli, ["mem", "prune", "--older-than", "30", "--vacuum", "--json"])
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["deleted"]["sessions"] == 1
+    assert report["bytes_after"] <= report["bytes_before"]
+    assert rows(home, "PRAGMA integrity_check") == [("ok",)]

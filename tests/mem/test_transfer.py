@@ -124,3 +124,14 @@ def test_claude_mem_import_rejects_other_files(home, tmp_path):
     result = CliRunner().invoke(cli, ["mem", "import", "--from-claude-mem", str(other)])
     assert result.exit_code == 1
     assert "does not look like a claude-mem database" in result.stderr
+
+
+def test_export_to_stdout_matches_the_file(home, project_dir, tmp_path):
+    replay_session(project_dir)
+    runner = CliRunner()
+    out = tmp_path / "x.jsonl"
+    runner.invoke(cli, ["mem", "export", str(out)])
+    printed = runner.invoke(cli, ["mem", "export"]).stdout
+    assert printed == out.read_text()
+    kinds = [json.loads(line)["kind"] for line in printed.splitlines()]
+    assert kinds.index("session") < kinds.index("prompt") < kinds.index("event") < kinds.index("observation")
