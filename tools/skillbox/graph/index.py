@@ -18,9 +18,10 @@ import sqlite3
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from skillbox.errors import NotFoundError
-from skillbox.graph.graphfile import CodeGraph, Edge, note_text, resolve_graph_path
+from skillbox.graph.graphfile import CodeGraph, Edge, is_test_path, note_text, resolve_graph_path
 
 INDEX_VERSION = 4
 # Kinds that are not code symbols: left out of "god nodes" (the most connected symbols).
@@ -45,8 +46,25 @@ def node_terms(node: dict) -> tuple[str, str, str]:
     return " ".join(name_words), " ".join(path_words), doc[:2000]
 
 
-@dataclass(frozen=True, slots=True)
+class Adjacent(NamedTuple):
+    """One edge seen from one of its ends: the edge's row, the node at the other end, and which way it points."""
+
+    rowid: int
+    peer_rid: int
+    outgoing: bool
+    relation: str
+    confidence: str
+    file: str | None
+    line: int | None
+    score: float | None
+    peer: NodeRow
+
+
+@dataclass(frozen=True)
 class NodeRow:
+    """One node as the index stores it. Rows are cached for the life of a GraphIndex, so what the query code
+    derives from a row (its label, location, search words) is worked out once per process, not once per call."""
+
     id: str
     kind: str
     name: str
@@ -59,6 +77,36 @@ class NodeRow:
         data = {"id": self.id, "kind": self.kind, "name": self.name, "file": self.file, "line": self.line}
         data.update(self.extra)
         return data
+
+    @functools.cached_property
+    def label(self) -> str:
+        """`Class.method` where the graph knows it (qualname, or the part of a `path::Class.method` id)."""
+        qualname = self.extra.get("qualname")
+        if qualname:
+            return qualname
+        if self.file and self.id.startswith(self.file + "::"):
+            return self.id[len(self.file) + 2 :]
+        return self.name
+
+    @functools.cached_property
+    def location(self) -> str:
+        if not self.file:
+            return "?"
+        return f"{self.file}:{self.line}" if self.line else self.file
+
+    @functools.cached_property
+    def in_tests(self) -> bool:
+        return is_test_path(self.file)
+
+    @functools.cached_property
+    def search_words(self) -> tuple[str, frozenset[str], str, frozenset[str], str]:
+        """(lower-case name, name words, the name words each after a space — so `" " + prefix in it` tells whether
+        a word starts with prefix —, path words, lower-case docstring/notes) for re-ranking search hits."""
+        lname = self.name.lower()
+        words = frozenset(split_words(self.name)) | {lname}
+        doc = " ".join(note_text(self.extra.get(k)) for k in ("docstring", "notes")).lower()
+        spaced = "".join(" " + w for w in sorted(words))
+        return lname, words, spaced, frozenset(split_words(self.file or "")), doc
 
 
 def index_path_for(graph_path: Path) -> Path:
@@ -184,14 +232,23 @@ def _write_communities(db: sqlite3.Connection, graph_path: Path, rid_of: dict[st
 class GraphIndex:
     """Read access to one graph.json through its SQLite index."""
 
+    # A warm process (the MCP server) keeps what it read: node rows, each node's incident edges and whatever
+    # derived per-node facts the query code memoises. Bounded, and thrown away with the index when graph.json
+    # changes (the server then opens a new GraphIndex).
+    MAX_CACHED_EDGES = 400_000
+
     def __init__(self, graph_path: Path, db: sqlite3.Connection):
         self.graph_path = graph_path
         self.db = db
         self.meta = json.loads(self._meta("graph") or "{}")
         self._node_cache: dict[int, NodeRow] = {}
         self._by_id: dict[str, NodeRow] = {}
+        self._rid_of: dict[str, int] = {}
         self._file_cache: dict[int, str | None] = {}
         self._percentiles: dict[float, int] = {}
+        self._adjacency: dict[int, tuple[Adjacent, ...]] = {}
+        self._adjacency_edges = 0
+        self._memos: dict[str, dict] = {}
 
     # -- opening -------------------------------------------------------------------------------------------------
     @classmethod
@@ -235,12 +292,25 @@ class GraphIndex:
             cached = NodeRow(row[1], row[2], row[3], row[4], row[5], row[6], json.loads(row[7]) if row[7] else {})
             self._node_cache[rid] = cached
             self._by_id[cached.id] = cached
+            self._rid_of[cached.id] = rid
             self._file_cache[rid] = cached.file
         return cached
+
+    def memo(self, name: str) -> dict:
+        """A dict living as long as this index, for facts derived from its nodes (labels, search features...)."""
+        table = self._memos.get(name)
+        if table is None:
+            table = self._memos[name] = {}
+        elif len(table) > 200_000:
+            table.clear()
+        return table
 
     _NODE_COLS = "rid, id, kind, name, file, line, degree, extra"
 
     def rid(self, node_id: str) -> int | None:
+        known = self._rid_of.get(node_id)
+        if known is not None:
+            return known
         row = self.db.execute("SELECT rid FROM nodes WHERE id=?", (node_id,)).fetchone()
         return row[0] if row else None
 
@@ -306,6 +376,30 @@ class GraphIndex:
     # -- edges ---------------------------------------------------------------------------------------------------
     _PEER = "p.rid, p.id, p.kind, p.name, p.file, p.line, p.degree, p.extra"
 
+    def adjacent(self, rid: int) -> tuple[Adjacent, ...]:
+        """Every edge touching node `rid`, outgoing ones first, each with its peer's row; kept for later calls."""
+        cached = self._adjacency.get(rid)
+        if cached is not None:
+            return cached
+        result = []
+        for outgoing, mine, theirs in ((True, "source", "target"), (False, "target", "source")):
+            rows = self.db.execute(
+                f"SELECT e.rowid, e.relation, e.confidence, e.file, e.line, e.score, {self._PEER} FROM edges e "
+                f"JOIN nodes p ON p.rid = e.{theirs} WHERE e.{mine} = ?",
+                (rid,),
+            )
+            for rowid, relation, confidence, file, line, score, *peer in rows:
+                result.append(
+                    Adjacent(rowid, peer[0], outgoing, relation, confidence, file, line, score, self._row(peer))
+                )
+        cached = tuple(result)
+        if self._adjacency_edges + len(cached) > self.MAX_CACHED_EDGES:
+            self._adjacency.clear()
+            self._adjacency_edges = 0
+        self._adjacency[rid] = cached
+        self._adjacency_edges += len(cached)
+        return cached
+
     def neighbours(self, node_id: str) -> list[tuple[Edge, str, bool]]:
         """(edge, other node id, outgoing?) for every edge touching `node_id`; peers land in the node cache, so
         looking them up afterwards costs no query."""
@@ -313,20 +407,14 @@ class GraphIndex:
         if me is None:
             return []
         result = []
-        for outgoing, mine, theirs in ((True, "source", "target"), (False, "target", "source")):
-            rows = self.db.execute(
-                f"SELECT e.relation, e.confidence, e.file, e.line, e.score, {self._PEER} FROM edges e "
-                f"JOIN nodes p ON p.rid = e.{theirs} WHERE e.{mine} = (SELECT rid FROM nodes WHERE id = ?)",
-                (node_id,),
+        for adj in self.adjacent(self.rid(node_id)):
+            other = adj.peer.id
+            edge = (
+                Edge(node_id, other, adj.relation, adj.confidence, adj.file, adj.line, adj.score)
+                if adj.outgoing
+                else Edge(other, node_id, adj.relation, adj.confidence, adj.file, adj.line, adj.score)
             )
-            for relation, confidence, file, line, score, *peer in rows:
-                other = self._row(peer)
-                edge = (
-                    Edge(node_id, other.id, relation, confidence, file, line, score)
-                    if outgoing
-                    else Edge(other.id, node_id, relation, confidence, file, line, score)
-                )
-                result.append((edge, other.id, outgoing))
+            result.append((edge, other, adj.outgoing))
         return result
 
     def out_edges(self, node_id: str) -> list[Edge]:
@@ -337,25 +425,13 @@ class GraphIndex:
 
     def incident(self, rid: int) -> list[tuple[int, int, int, str, str]]:
         """(edge rowid, source rid, target rid, relation, confidence) for edges touching node `rid`: the cheap
-        form graph searches use (no joins); `edge()` turns the few edges that end up in an answer into `Edge`s."""
-        db = self.db
-        files = self._file_cache
-        result = []
-        for rowid, src, dst, relation, confidence, file in db.execute(
-            "SELECT e.rowid, e.source, e.target, e.relation, e.confidence, n.file FROM edges e "
-            "JOIN nodes n ON n.rid = e.target WHERE e.source = ?",
-            (rid,),
-        ):
-            files[dst] = file
-            result.append((rowid, src, dst, relation, confidence))
-        for rowid, src, dst, relation, confidence, file in db.execute(
-            "SELECT e.rowid, e.source, e.target, e.relation, e.confidence, n.file FROM edges e "
-            "JOIN nodes n ON n.rid = e.source WHERE e.target = ?",
-            (rid,),
-        ):
-            files[src] = file
-            result.append((rowid, src, dst, relation, confidence))
-        return result
+        form graph searches use; `edge()` turns the few edges that end up in an answer into `Edge`s."""
+        return [
+            (a.rowid, rid, a.peer_rid, a.relation, a.confidence)
+            if a.outgoing
+            else (a.rowid, a.peer_rid, rid, a.relation, a.confidence)
+            for a in self.adjacent(rid)
+        ]
 
     def rid_file(self, rid: int) -> str | None:
         cached = self._file_cache.get(rid)
