@@ -240,7 +240,9 @@ def _cheapest_path(index: GraphIndex, start: int, goal: int, tests_ok: bool, max
     detour = 0.0 if tests_ok else TEST_DETOUR_COST
     dist = ({start: 0.0}, {goal: 0.0})
     via: tuple[dict, dict] = ({}, {})  # node -> (previous node, edge rowid, forward?) on each side
-    heaps = ([(0.0, start)], [(0.0, goal)])
+    # ties break by push order, which follows the (id-ordered) adjacency, never by row ids
+    pushes = itertools.count(1)
+    heaps = ([(0.0, 0, start)], [(0.0, 0, goal)])
     settled: tuple[set, set] = (set(), set())
     best, meeting = float("inf"), None
     inf = float("inf")
@@ -248,7 +250,7 @@ def _cheapest_path(index: GraphIndex, start: int, goal: int, tests_ok: bool, max
         if heaps[0][0][0] + heaps[1][0][0] >= best or len(settled[0]) + len(settled[1]) > max_settled:
             break
         side = 0 if heaps[0][0][0] <= heaps[1][0][0] else 1
-        cost, u = heapq.heappop(heaps[side])
+        cost, _seq, u = heapq.heappop(heaps[side])
         mine, theirs, came, heap = dist[side], dist[1 - side], via[side], heaps[side]
         if u in settled[side]:
             continue
@@ -268,7 +270,7 @@ def _cheapest_path(index: GraphIndex, start: int, goal: int, tests_ok: bool, max
             if new < mine.get(v, inf):
                 mine[v] = new
                 came[v] = (u, rowid, along)
-                heapq.heappush(heap, (new, v))
+                heapq.heappush(heap, (new, next(pushes), v))
             other = theirs.get(v)
             if other is not None and new + other < best:
                 best, meeting = new + other, v
