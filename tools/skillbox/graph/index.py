@@ -225,7 +225,7 @@ def write_index(graph: CodeGraph, graph_path: Path, target: Path | None = None) 
         )
         # indexes after the bulk insert: one sort each instead of a b-tree update per row
         db.executescript(INDEXES)
-        _write_communities(db, graph_path, lambda _ids: rid_of, fresh=True)
+        _write_communities(db, graph_path, lambda _ids: rid_of)
         meta = {
             "degree_p99": str(_p99(sorted(degrees.values()))),
             "stamp": _stamp(graph_path),
@@ -264,29 +264,51 @@ def _communities_digest(graph_path: Path) -> str:
         return "none"
 
 
-def _members_digest(members: list) -> str:
-    return hashlib.blake2b("\n".join(map(str, members)).encode(), digest_size=16).hexdigest()
+def _pack_members(members: list) -> str:
+    return "\n".join(map(str, members))
 
 
-def _write_communities(db: sqlite3.Connection, graph_path: Path, rid_of, fresh: bool) -> None:
-    """Copy communities.json into `communities` (rewritten: a few hundred rows) and `membership`: filled when
-    `fresh`, else only the members of communities whose member list changed are rewritten (a rebuild seeded
-    from the last partition moves few nodes). `rid_of(ids)` gives the row id of each listed node in the graph."""
+def _unpack_members(packed: str | None) -> list[str]:
+    return packed.split("\n") if packed else []
+
+
+def _write_communities(
+    db: sqlite3.Connection, graph_path: Path, rids_of, fresh: bool = True, added: tuple[str, ...] = ()
+) -> None:
+    """Copy communities.json into `communities` (rewritten: a few hundred rows, each with its member list) and
+    `membership`: filled when `fresh`; else only the nodes that joined or left a community (a rebuild seeded
+    from the last partition moves few) and the `added` nodes are written. `rids_of(ids)` maps ids to row ids."""
     communities = _read_communities(graph_path) or []
     stored = {} if fresh else dict(db.execute("SELECT id, members FROM communities"))
-    digests = {c["id"]: _members_digest(c.get("members", [])) for c in communities}
+    packed = {c["id"]: _pack_members(c.get("members", [])) for c in communities}
     db.execute("DELETE FROM communities")
     db.executemany(
         "INSERT INTO communities VALUES (?,?,?,?,?)",
-        ((c["id"], c.get("label"), c.get("size"), c.get("cohesion"), digests[c["id"]]) for c in communities),
+        ((c["id"], c.get("label"), c.get("size"), c.get("cohesion"), packed[c["id"]]) for c in communities),
     )
-    redo = [c for c in communities if stored.get(c["id"]) != digests[c["id"]]]
-    for cid in sorted(set(stored) - set(digests) | {c["id"] for c in redo}) if not fresh else ():
-        db.execute("DELETE FROM membership WHERE community=?", (cid,))
-    rids = rid_of([m for c in redo for m in c.get("members", [])])
+    if fresh:
+        wanted = None
+    else:
+        wanted = set(added)
+        left: list[tuple[str, int]] = []
+        for cid in sorted(stored.keys() | packed.keys()):
+            if stored.get(cid) == packed.get(cid):
+                continue
+            before = set(_unpack_members(stored.get(cid)))
+            after = set(_unpack_members(packed.get(cid)))
+            left.extend((m, cid) for m in before - after)
+            wanted |= after - before
+        gone = rids_of({m for m, _cid in left})
+        db.executemany(
+            "DELETE FROM membership WHERE rid=? AND community=?",
+            ((gone[m], cid) for m, cid in sorted(left) if m in gone),
+        )
+    rids = rids_of(wanted)
     membership: dict[int, int] = {}
-    for community in redo:  # a node listed twice belongs to the last community naming it
+    for community in communities:  # a node listed twice belongs to the last community naming it
         for member in community.get("members", []):
+            if wanted is not None and member not in wanted:
+                continue
             rid = rids.get(member)
             if rid is not None:
                 membership[rid] = community["id"]
@@ -305,11 +327,16 @@ def update_index(graph: CodeGraph, graph_path: Path, changed_files: set[str], ta
     Falls back to `write_index` when the index is missing, of another version, or doesn't fit the previous graph.
     """
     target = target or index_path_for(graph_path)
+    if not target.is_file():
+        return write_index(graph, graph_path, target)
     try:
         db = sqlite3.connect(target, isolation_level=None)
     except sqlite3.Error:
         return write_index(graph, graph_path, target)
     try:
+        # a rollback journal (the default) makes the update all-or-nothing if this process dies; no fsync: the
+        # index is a cache of graph.json, and one damaged by a power cut is rebuilt when it fails to open
+        db.execute("PRAGMA synchronous=OFF")
         db.execute("BEGIN IMMEDIATE")
         _apply_update(db, graph, graph_path, {f or "" for f in changed_files})
         db.execute("COMMIT")
@@ -346,7 +373,11 @@ def _apply_update(db: sqlite3.Connection, graph: CodeGraph, graph_path: Path, ch
     if "" in changed:
         new_ids = [n for n, d in nodes.items() if (d.get("file") or "") in changed]
     else:
-        new_ids = [n for n, d in nodes.items() if d.get("file") in changed]
+        # symbol ids start with their file's path: look at those and at the ids the files had; a node of a
+        # changed file with any other id is missed, which the node count check below turns into a full write
+        prefixes = tuple(changed)
+        candidates = {n for n in nodes if n.startswith(prefixes)} | {n for n in old if n in nodes}
+        new_ids = sorted(n for n in candidates if nodes[n].get("file") in changed)
     new_set = set(new_ids)
     removed = [row for node_id, row in old.items() if node_id not in new_set]
     removed_rids = [row[0] for row in removed]
@@ -435,8 +466,9 @@ def _apply_update(db: sqlite3.Connection, graph: CodeGraph, graph_path: Path, ch
     for chunk in _chunks(removed_rids):
         db.execute(f"DELETE FROM membership WHERE rid IN ({','.join('?' * len(chunk))})", chunk)
     digest = _communities_digest(graph_path)
-    if digest != meta.get("communities_digest"):
-        _write_communities(db, graph_path, lambda ids: _rids_of(db, ids), fresh=False)
+    added = tuple(n for n in new_ids if n not in old)
+    if digest != meta.get("communities_digest") or added:
+        _write_communities(db, graph_path, lambda ids: _rids_of(db, ids), fresh=False, added=added)
     # the p99 of all degrees, counted from the top (a short sort) — the same value `write_index` records
     descending = db.execute(
         "SELECT degree FROM nodes ORDER BY degree DESC LIMIT 1 OFFSET ?", (node_count - 1 - _p99_offset(node_count),)
@@ -465,9 +497,9 @@ def _degrees_of(graph: CodeGraph, node_ids) -> dict[str, int]:
     return {n: len(out_edges.get(n, ())) + len(in_edges.get(n, ())) for n in node_ids}
 
 
-def _rids_of(db: sqlite3.Connection, ids: list[str]) -> dict[str, int]:
+def _rids_of(db: sqlite3.Connection, ids) -> dict[str, int]:
     found: dict[str, int] = {}
-    for chunk in _chunks(sorted(set(ids))):
+    for chunk in _chunks(sorted(ids)):
         found.update(db.execute(f"SELECT id, rid FROM nodes WHERE id IN ({','.join('?' * len(chunk))})", chunk))
     return found
 
