@@ -9,6 +9,7 @@ Community membership from communities.json, when present, is copied in so `expla
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import functools
 import hashlib
@@ -142,7 +143,7 @@ CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE nodes(rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, kind TEXT, name TEXT, lname TEXT,
                    file TEXT, line INTEGER, degree INTEGER, extra TEXT);
 CREATE TABLE edges(source INTEGER, target INTEGER, relation TEXT, confidence TEXT, file TEXT, line INTEGER,
-                   score REAL);
+                   score REAL);  -- file: NULL when the edge is written in its source node's file ('' for none)
 CREATE VIRTUAL TABLE node_text USING fts5(name, path, doc, content='', tokenize='unicode61');
 CREATE TABLE communities(id INTEGER PRIMARY KEY, label TEXT, size INTEGER, cohesion REAL, members TEXT);
 CREATE TABLE membership(rid INTEGER PRIMARY KEY, community INTEGER);
@@ -152,8 +153,6 @@ CREATE TABLE membership(rid INTEGER PRIMARY KEY, community INTEGER);
 INDEXES = """
 CREATE INDEX nodes_lname ON nodes(lname);
 CREATE INDEX nodes_file ON nodes(file);
-CREATE INDEX edges_source ON edges(source);
-CREATE INDEX edges_target ON edges(target);
 CREATE INDEX membership_community ON membership(community);
 """
 
@@ -196,34 +195,50 @@ def _edges_follow_sources(graph: CodeGraph, edges) -> bool:
 
 
 def write_index(graph: CodeGraph, graph_path: Path, target: Path | None = None) -> Path:
-    """(Re)build the index for `graph` (already loaded from `graph_path`); returns the index path."""
+    """(Re)build the index for `graph` (already loaded from `graph_path`); returns the index path.
+
+    SQLite inserts the edges on a second thread (it lets go of the GIL while it works) while this one prepares
+    the node rows and their search words; then the nodes go in."""
     target = target or index_path_for(graph_path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=".query-index-", suffix=".tmp", dir=target.parent)
     os.close(fd)
     tmp = Path(tmp_name)
     try:
-        db = sqlite3.connect(tmp)
+        db = sqlite3.connect(tmp, check_same_thread=False)
         db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + SCHEMA)
-        degrees = _degrees(graph)
-        rid_of: dict[str, int] = {}
-        rows = []
-        text_rows = []
-        for rid, (node_id, node) in enumerate(graph.nodes.items(), start=1):
-            rid_of[node_id] = rid
-            row, text = _node_row(rid, node_id, node, degrees[node_id])
-            rows.append(row)
-            text_rows.append(text)
+        rid_of = {node_id: rid for rid, node_id in enumerate(graph.nodes, start=1)}
+        edges = graph.edges
+        file_of = {node_id: node.get("file") for node_id, node in graph.nodes.items()}
+        follow = [True]
+
+        def insert_edges() -> None:
+            # an edge's file is stored only when it is not its source node's file ('' for none)
+            rows = [
+                (
+                    rid_of[e.source],
+                    rid_of[e.target],
+                    e.relation,
+                    e.confidence,
+                    None if e.file == file_of[e.source] else (e.file or ""),
+                    e.line,
+                    e.score,
+                )
+                for e in edges
+            ]
+            follow[0] = all(row[4] is None for row in rows)
+            db.executemany("INSERT INTO edges VALUES (?,?,?,?,?,?,?)", rows)
+            # indexes after the bulk insert: one sort each instead of a b-tree update per row
+            db.execute("CREATE INDEX edges_source ON edges(source)")
+            db.execute("CREATE INDEX edges_target ON edges(target)")
+
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            edges_done = pool.submit(insert_edges)
+            degrees = _degrees(graph)
+            rows, text_rows = _node_rows(graph, degrees)
+            edges_done.result()
         db.executemany("INSERT INTO nodes VALUES (?,?,?,?,?,?,?,?,?)", rows)
         db.executemany("INSERT INTO node_text(rowid, name, path, doc) VALUES (?,?,?,?)", text_rows)
-        db.executemany(
-            "INSERT INTO edges VALUES (?,?,?,?,?,?,?)",
-            (
-                (rid_of[e.source], rid_of[e.target], e.relation, e.confidence, e.file, e.line, e.score)
-                for e in graph.edges
-            ),
-        )
-        # indexes after the bulk insert: one sort each instead of a b-tree update per row
         db.executescript(INDEXES)
         _write_communities(db, graph_path, lambda _ids: rid_of)
         meta = {
@@ -233,8 +248,8 @@ def write_index(graph: CodeGraph, graph_path: Path, target: Path | None = None) 
             "communities_digest": _communities_digest(graph_path),
             "graph": json.dumps(graph.meta),
             "nodes": str(len(rows)),
-            "edges": str(len(graph.edges)),
-            "edges_follow_sources": "1" if _edges_follow_sources(graph, graph.edges) else "0",
+            "edges": str(len(edges)),
+            "edges_follow_sources": "1" if follow[0] else "0",
         }
         db.executemany("INSERT INTO meta VALUES (?,?)", meta.items())
         db.commit()
@@ -244,6 +259,39 @@ def write_index(graph: CodeGraph, graph_path: Path, target: Path | None = None) 
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
     return target
+
+
+def _node_rows(graph: CodeGraph, degrees: dict[str, int]) -> tuple[list[tuple], list[tuple]]:
+    """`_node_row` for every node, in graph order (rid 1, 2, ...), with the per-node work kept inline."""
+    rows = []
+    text_rows = []
+    core = _CORE_FIELDS
+    dumps = orjson.dumps
+    words = split_words
+    for rid, (node_id, node) in enumerate(graph.nodes.items(), start=1):
+        extra = {k: v for k, v in node.items() if k not in core}
+        name = str(node.get("name") or node_id)
+        line = node.get("line")
+        file = node.get("file")
+        lname = name.lower()
+        rows.append(
+            (
+                rid,
+                node_id,
+                node.get("kind", ""),
+                name,
+                lname,
+                file,
+                line if isinstance(line, int) else None,
+                degrees[node_id],
+                dumps(extra).decode() if extra else None,
+            )
+        )
+        if "qualname" in extra or "docstring" in extra or "notes" in extra or "doc" in extra:
+            text_rows.append((rid, *_terms(name, file, extra)))
+        else:  # the common case of `_terms`, without its lookups
+            text_rows.append((rid, " ".join((lname, *words(name))), " ".join(words(str(file or ""))), ""))
+    return rows, text_rows
 
 
 def _read_communities(graph_path: Path) -> list[dict] | None:
@@ -442,7 +490,7 @@ def _apply_update(db: sqlite3.Connection, graph: CodeGraph, graph_path: Path, ch
         rid_of.update(rows)
     db.executemany(
         "INSERT INTO edges VALUES (?,?,?,?,?,?,?)",
-        ((rid_of[e.source], rid_of[e.target], e.relation, e.confidence, e.file, e.line, e.score) for e in new_edges),
+        ((rid_of[e.source], rid_of[e.target], e.relation, e.confidence, None, e.line, e.score) for e in new_edges),
     )
     touched.update(rid_of[e.target] for e in new_edges)
     touched.difference_update(removed_rids)
@@ -666,11 +714,15 @@ class GraphIndex:
         if cached is not None:
             return cached
         result = []
-        for outgoing, mine, theirs in ((True, "source", "target"), (False, "target", "source")):
+        my_file = self.node_by_rid(rid).file
+        for outgoing, mine, theirs, source_file in (
+            (True, "source", "target", "?"),
+            (False, "target", "source", "p.file"),
+        ):
             rows = self.db.execute(
-                f"SELECT e.rowid, e.relation, e.confidence, e.file, e.line, e.score, {self._PEER} FROM edges e "
-                f"JOIN nodes p ON p.rid = e.{theirs} WHERE e.{mine} = ?",
-                (rid,),
+                f"SELECT e.rowid, e.relation, e.confidence, NULLIF(COALESCE(e.file, {source_file}), ''), e.line, "
+                f"e.score, {self._PEER} FROM edges e JOIN nodes p ON p.rid = e.{theirs} WHERE e.{mine} = ?",
+                (my_file, rid) if outgoing else (rid,),
             )
             for rowid, relation, confidence, file, line, score, *peer in rows:
                 result.append(
@@ -728,8 +780,8 @@ class GraphIndex:
 
     def edge(self, rowid: int) -> Edge:
         row = self.db.execute(
-            "SELECT s.id, t.id, e.relation, e.confidence, e.file, e.line, e.score FROM edges e "
-            "JOIN nodes s ON s.rid = e.source JOIN nodes t ON t.rid = e.target WHERE e.rowid = ?",
+            "SELECT s.id, t.id, e.relation, e.confidence, NULLIF(COALESCE(e.file, s.file), ''), e.line, e.score "
+            "FROM edges e JOIN nodes s ON s.rid = e.source JOIN nodes t ON t.rid = e.target WHERE e.rowid = ?",
             (rowid,),
         ).fetchone()
         return Edge(*row)
