@@ -156,6 +156,8 @@ def test_updated_index_answers_exactly_like_a_fresh_one(rebuilt, tmp_path):
     assert len(expected) > 1000
     # and the answers do show the edits
     assert "extras_helper" in expected[("explain", "src/flask/extras.py")]["text"]
+    helper = expected[("explain", "src/flask/extras.py::extras_helper")]
+    assert helper["docstring"] and "doc: Build a url when there is a context." in helper["text"]
     assert "has_any_context" in expected[("resolve", "has_any_context")]["text"]
     assert expected[("resolve", "_dump_loader_info")].startswith("NoMatchError")
 

@@ -89,6 +89,11 @@ class NodeRow:
         data.update(self.extra)
         return data
 
+    @property
+    def docstring(self):
+        """The build records a docstring as `doc`; hand-made and older graphs say `docstring`."""
+        return self.extra.get("docstring") or self.extra.get("doc")
+
     @functools.cached_property
     def label(self) -> str:
         """`Class.method` where the graph knows it (qualname, or the part of a `path::Class.method` id)."""
@@ -115,7 +120,7 @@ class NodeRow:
         a word starts with prefix —, path words, lower-case docstring/notes) for re-ranking search hits."""
         lname = self.name.lower()
         words = frozenset(split_words(self.name)) | {lname}
-        doc = " ".join(note_text(self.extra.get(k)) for k in ("docstring", "notes")).lower()
+        doc = " ".join(note_text(self.extra.get(k)) for k in ("docstring", "doc", "notes")).lower()
         spaced = "".join(" " + w for w in sorted(words))
         return lname, words, spaced, frozenset(split_words(self.file or "")), doc
 

@@ -188,7 +188,7 @@ def query(index: GraphIndex, question: str, budget: int = DEFAULT_BUDGET) -> dic
 
 
 def _doc_suffix(node: NodeRow) -> str:
-    doc = note_text(node.extra.get("docstring")) or note_text(node.extra.get("notes"))
+    doc = note_text(node.docstring) or note_text(node.extra.get("notes"))
     if not doc:
         return ""
     first = doc[:100]
@@ -371,7 +371,7 @@ def explain(index: GraphIndex, name: str, limit: int = EXPLAIN_LIMIT) -> dict:
             for _tests, peer_id, at, peer, confidence in peers
         ]
     community = index.community_of(node.id)
-    doc = node.extra.get("docstring")
+    doc = node.docstring
     notes = node.extra.get("notes")
     result = {
         "id": node.id,
