@@ -694,17 +694,36 @@ class GraphIndex:
         return [self._row(r) for r in rows]
 
     def search(self, words: list[str], limit: int = 60) -> list[tuple[NodeRow, float]]:
-        """Nodes whose text matches any word (prefix match), best first by BM25 (name weighted over path, doc)."""
+        """Nodes whose text matches any word (prefix match), best first by BM25 (name weighted over path, doc),
+        equal scores by id. Ranks the FTS rows alone and joins only the best; equal scores straddling the
+        cut (rare) take the slower query that orders them by id, so the hits never depend on row ids."""
         if not words:
             return []
         match = " OR ".join(f'"{w}"*' for w in words)
-        rows = self.db.execute(
-            f"SELECT {', '.join('n.' + c.strip() for c in self._NODE_COLS.split(','))}, "
-            "bm25(node_text, 10.0, 2.0, 1.0) AS rank FROM node_text JOIN nodes n ON n.rid = node_text.rowid "
-            "WHERE node_text MATCH ? ORDER BY rank, n.id LIMIT ?",
-            (match, limit),
+        ranked = self.db.execute(
+            "SELECT rowid, bm25(node_text, 10.0, 2.0, 1.0) AS score FROM node_text WHERE node_text MATCH ? "
+            "ORDER BY score LIMIT ?",
+            (match, limit + 1),
         ).fetchall()
-        return [(self._row(r[:8]), -r[8]) for r in rows]
+        if len(ranked) > limit and ranked[limit][1] == ranked[limit - 1][1]:
+            rows = self.db.execute(
+                "SELECT n.rid, bm25(node_text, 10.0, 2.0, 1.0) AS score FROM node_text "
+                "JOIN nodes n ON n.rid = node_text.rowid WHERE node_text MATCH ? ORDER BY score, n.id LIMIT ?",
+                (match, limit),
+            ).fetchall()
+            return [(self.node_by_rid(rid), -score) for rid, score in rows]
+        self._load_rows([rid for rid, _score in ranked[:limit]])
+        found = [(self.node_by_rid(rid), -score) for rid, score in ranked[:limit]]
+        found.sort(key=lambda hit: (-hit[1], hit[0].id))  # equal scores by id
+        return found
+
+    def _load_rows(self, rids: list[int]) -> None:
+        """Read the rows of `rids` not cached yet, in one query."""
+        missing = [rid for rid in rids if rid not in self._node_cache]
+        for chunk in _chunks(missing):
+            marks = ",".join("?" * len(chunk))
+            for row in self.db.execute(f"SELECT {self._NODE_COLS} FROM nodes WHERE rid IN ({marks})", chunk):
+                self._row(row)
 
     def node_text(self, node: NodeRow) -> str:
         """The words a node is found by (name, path, docstring), for re-scoring search hits."""
