@@ -410,27 +410,30 @@ def affected(index: GraphIndex, name: str, depth: int = 2) -> dict:
     A file or class stands for what it contains: changing a class affects the callers of its methods.
     """
     node = resolve_node(index, name)
-    starts = [node.id]
+    start_rid = index.rid(node.id)
+    starts = {node.id: start_rid}
     if node.kind in ("file", "class", "module", "interface"):
-        stack = [node.id]
+        stack = [start_rid]
         while stack:
-            current = stack.pop()
-            for edge in index.out_edges(current):
-                if edge.relation == "contains" and edge.target not in starts:
-                    starts.append(edge.target)
-                    stack.append(edge.target)
-    seen = {s: 0 for s in starts}
+            for adj in index.adjacent(stack.pop()):
+                if adj.outgoing and adj.relation == "contains" and adj.peer.id not in starts:
+                    starts[adj.peer.id] = adj.peer_rid
+                    stack.append(adj.peer_rid)
+    seen = dict.fromkeys(starts, 0)
     via: dict[str, tuple[str, str]] = {}
-    frontier = list(starts)
+    frontier = list(starts.items())
     for level in range(1, max(depth, 0) + 1):
         nxt = []
-        for current in frontier:
-            for edge in index.in_edges(current):
-                if edge.relation not in AFFECTED_RELATIONS or edge.source in seen:
+        for current, rid in frontier:
+            for adj in index.adjacent(rid):
+                if adj.outgoing or adj.relation not in AFFECTED_RELATIONS:
                     continue
-                seen[edge.source] = level
-                via[edge.source] = (current, edge.relation)
-                nxt.append(edge.source)
+                source = adj.peer.id
+                if source in seen:
+                    continue
+                seen[source] = level
+                via[source] = (current, adj.relation)
+                nxt.append((source, adj.peer_rid))
         frontier = nxt
     by_file: dict[str, list[dict]] = defaultdict(list)
     for node_id, level in seen.items():
