@@ -4,7 +4,7 @@ Parsing Django's graph.json alone takes ~0.5 s, more than a query may cost as a 
 nodes and edges with lookups by id, name, file, source and target, plus an FTS5 table over node text (name words,
 path parts, docstring) for free-text questions. It lives in `<graph dir>/cache/query-index.sqlite`, is keyed on
 graph.json's size and mtime, and is rebuilt (atomically) whenever graph.json changes; `build` creates it up front.
-Community membership from communities.json, when present, is copied in so `explain` can name a node's community.
+Each node's community from communities.json, when present, is copied in so `explain` can name it.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import orjson
 from skillbox.errors import NotFoundError
 from skillbox.graph.graphfile import CodeGraph, Edge, is_test_path, note_text, resolve_graph_path
 
-INDEX_VERSION = 5
+INDEX_VERSION = 6
 # Kinds that are not code symbols: left out of "god nodes" (the most connected symbols).
 NON_SYMBOL_KINDS = ("file", "module", "external", "heading", "concept")
 _CORE_FIELDS = ("id", "kind", "name", "file", "line")
@@ -146,19 +146,18 @@ def _communities_stamp(graph_path: Path) -> str:
 SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE nodes(rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, kind TEXT, name TEXT, lname TEXT,
-                   file TEXT, line INTEGER, degree INTEGER, extra TEXT);
+                   file TEXT, line INTEGER, degree INTEGER, extra TEXT, community INTEGER);
 CREATE TABLE edges(source INTEGER, target INTEGER, relation TEXT, confidence TEXT, file TEXT, line INTEGER,
                    score REAL);  -- file: NULL when the edge is written in its source node's file ('' for none)
 CREATE VIRTUAL TABLE node_text USING fts5(name, path, doc, content='', tokenize='unicode61');
 CREATE TABLE communities(id INTEGER PRIMARY KEY, label TEXT, size INTEGER, cohesion REAL, members TEXT);
-CREATE TABLE membership(rid INTEGER PRIMARY KEY, community INTEGER);
 """
 
 
 INDEXES = """
 CREATE INDEX nodes_lname ON nodes(lname);
 CREATE INDEX nodes_file ON nodes(file);
-CREATE INDEX membership_community ON membership(community);
+CREATE INDEX nodes_community ON nodes(community);
 """
 
 
@@ -179,6 +178,7 @@ def _node_row(rid: int, node_id: str, node: dict, degree: int) -> tuple[tuple, t
         line if isinstance(line, int) else None,
         degree,
         orjson.dumps(extra).decode() if extra else None,
+        None,  # community: set from communities.json afterwards
     )
     return row, (rid, *_terms(name, file, extra))
 
@@ -240,12 +240,13 @@ def write_index(graph: CodeGraph, graph_path: Path, target: Path | None = None) 
         with concurrent.futures.ThreadPoolExecutor(1) as pool:
             edges_done = pool.submit(insert_edges)
             degrees = _degrees(graph)
-            rows, text_rows = _node_rows(graph, degrees)
+            communities = _read_communities(graph_path) or []
+            rows, text_rows = _node_rows(graph, degrees, _membership(communities))
             edges_done.result()
-        db.executemany("INSERT INTO nodes VALUES (?,?,?,?,?,?,?,?,?)", rows)
+        db.executemany("INSERT INTO nodes VALUES (?,?,?,?,?,?,?,?,?,?)", rows)
         db.executemany("INSERT INTO node_text(rowid, name, path, doc) VALUES (?,?,?,?)", text_rows)
         db.executescript(INDEXES)
-        _write_communities(db, graph_path, lambda _ids: rid_of)
+        _store_communities(db, communities)
         meta = {
             "degree_p99": str(_p99(sorted(degrees.values()))),
             "stamp": _stamp(graph_path),
@@ -266,7 +267,7 @@ def write_index(graph: CodeGraph, graph_path: Path, target: Path | None = None) 
     return target
 
 
-def _node_rows(graph: CodeGraph, degrees: dict[str, int]) -> tuple[list[tuple], list[tuple]]:
+def _node_rows(graph: CodeGraph, degrees: dict[str, int], member_of: dict[str, int]) -> tuple[list, list]:
     """`_node_row` for every node, in graph order (rid 1, 2, ...), with the per-node work kept inline."""
     rows = []
     text_rows = []
@@ -290,6 +291,7 @@ def _node_rows(graph: CodeGraph, degrees: dict[str, int]) -> tuple[list[tuple], 
                 line if isinstance(line, int) else None,
                 degrees[node_id],
                 dumps(extra).decode() if extra else None,
+                member_of.get(node_id),
             )
         )
         if "qualname" in extra or "docstring" in extra or "notes" in extra or "doc" in extra:
@@ -325,47 +327,45 @@ def _unpack_members(packed: str | None) -> list[str]:
     return packed.split("\n") if packed else []
 
 
-def _write_communities(
-    db: sqlite3.Connection, graph_path: Path, rids_of, fresh: bool = True, added: tuple[str, ...] = ()
-) -> None:
-    """Copy communities.json into `communities` (rewritten: a few hundred rows, each with its member list) and
-    `membership`: filled when `fresh`; else only the nodes that joined or left a community (a rebuild seeded
-    from the last partition moves few) and the `added` nodes are written. `rids_of(ids)` maps ids to row ids."""
-    communities = _read_communities(graph_path) or []
-    stored = {} if fresh else dict(db.execute("SELECT id, members FROM communities"))
-    packed = {c["id"]: _pack_members(c.get("members", [])) for c in communities}
+def _membership(communities: list[dict]) -> dict[str, int]:
+    """Community by node id (a node listed twice belongs to the last community naming it)."""
+    return {str(m): c["id"] for c in communities for m in c.get("members", [])}
+
+
+def _store_communities(db: sqlite3.Connection, communities: list[dict]) -> dict[int, str]:
+    """Rewrite the `communities` table (a few hundred rows, each with its member list); returns the member
+    lists it replaced."""
+    stored = dict(db.execute("SELECT id, members FROM communities"))
     db.execute("DELETE FROM communities")
     db.executemany(
         "INSERT INTO communities VALUES (?,?,?,?,?)",
-        ((c["id"], c.get("label"), c.get("size"), c.get("cohesion"), packed[c["id"]]) for c in communities),
+        (
+            (c["id"], c.get("label"), c.get("size"), c.get("cohesion"), _pack_members(c.get("members", [])))
+            for c in communities
+        ),
     )
-    if fresh:
-        wanted = None
-    else:
-        wanted = set(added)
-        left: list[tuple[str, int]] = []
-        for cid in sorted(stored.keys() | packed.keys()):
-            if stored.get(cid) == packed.get(cid):
-                continue
+    return stored
+
+
+def _update_communities(db: sqlite3.Connection, graph_path: Path, added: tuple[str, ...]) -> None:
+    """Bring `communities` and each node's community up to date with communities.json, writing only the nodes
+    that joined or left a community (a rebuild seeded from the last partition moves few) and the `added` ones."""
+    communities = _read_communities(graph_path) or []
+    stored = _store_communities(db, communities)
+    packed = {c["id"]: _pack_members(c.get("members", [])) for c in communities}
+    joined = set(added)
+    left: list[tuple[str, int]] = []
+    for cid in sorted(stored.keys() | packed.keys()):
+        if stored.get(cid) != packed.get(cid):
             before = set(_unpack_members(stored.get(cid)))
             after = set(_unpack_members(packed.get(cid)))
-            left.extend((m, cid) for m in before - after)
-            wanted |= after - before
-        gone = rids_of({m for m, _cid in left})
-        db.executemany(
-            "DELETE FROM membership WHERE rid=? AND community=?",
-            ((gone[m], cid) for m, cid in sorted(left) if m in gone),
-        )
-    rids = rids_of(wanted)
-    membership: dict[int, int] = {}
-    for community in communities:  # a node listed twice belongs to the last community naming it
-        for member in community.get("members", []):
-            if wanted is not None and member not in wanted:
-                continue
-            rid = rids.get(member)
-            if rid is not None:
-                membership[rid] = community["id"]
-    db.executemany("INSERT OR REPLACE INTO membership VALUES (?,?)", sorted(membership.items()))
+            left.extend((m, cid) for m in sorted(before - after))
+            joined |= after - before
+    db.executemany("UPDATE nodes SET community=NULL WHERE id=? AND community=?", left)
+    member_of = _membership(communities)
+    db.executemany(
+        "UPDATE nodes SET community=? WHERE id=?", ((member_of[m], m) for m in sorted(joined) if m in member_of)
+    )
 
 
 class StaleIndexError(Exception):
@@ -467,7 +467,7 @@ def _apply_update(db: sqlite3.Connection, graph: CodeGraph, graph_path: Path, ch
             rid = rid_of[node_id] = next_rid
             next_rid += 1
             row, text = _node_row(rid, node_id, nodes[node_id], degrees[node_id])
-            db.execute("INSERT INTO nodes VALUES (?,?,?,?,?,?,?,?,?)", row)
+            db.execute("INSERT INTO nodes VALUES (?,?,?,?,?,?,?,?,?,?)", row)
             db.execute("INSERT INTO node_text(rowid, name, path, doc) VALUES (?,?,?,?)", text)
             continue
         rid = rid_of[node_id] = previous[0]
@@ -516,12 +516,10 @@ def _apply_update(db: sqlite3.Connection, graph: CodeGraph, graph_path: Path, ch
     if node_count != len(nodes) or edge_count != len(graph.edges):
         raise StaleIndexError("the index does not describe the previous graph")
 
-    for chunk in _chunks(removed_rids):
-        db.execute(f"DELETE FROM membership WHERE rid IN ({','.join('?' * len(chunk))})", chunk)
     digest = _communities_digest(graph_path)
     added = tuple(n for n in new_ids if n not in old)
     if digest != meta.get("communities_digest") or added:
-        _write_communities(db, graph_path, lambda ids: _rids_of(db, ids), fresh=False, added=added)
+        _update_communities(db, graph_path, added)
     # the p99 of all degrees, counted from the top (a short sort) — the same value `write_index` records
     descending = db.execute(
         "SELECT degree FROM nodes ORDER BY degree DESC LIMIT 1 OFFSET ?", (node_count - 1 - _p99_offset(node_count),)
@@ -548,13 +546,6 @@ def _p99_offset(count: int) -> int:
 def _degrees_of(graph: CodeGraph, node_ids) -> dict[str, int]:
     out_edges, in_edges = graph.out_edges, graph.in_edges
     return {n: len(out_edges.get(n, ())) + len(in_edges.get(n, ())) for n in node_ids}
-
-
-def _rids_of(db: sqlite3.Connection, ids) -> dict[str, int]:
-    found: dict[str, int] = {}
-    for chunk in _chunks(sorted(ids)):
-        found.update(db.execute(f"SELECT id, rid FROM nodes WHERE id IN ({','.join('?' * len(chunk))})", chunk))
-    return found
 
 
 def _chunks(items: list, size: int = 500):
@@ -845,8 +836,8 @@ class GraphIndex:
 
     def community_of(self, node_id: str) -> dict | None:
         row = self.db.execute(
-            "SELECT c.id, c.label, c.size, c.cohesion FROM membership m JOIN communities c ON c.id = m.community "
-            "WHERE m.rid = (SELECT rid FROM nodes WHERE id = ?)",
+            "SELECT c.id, c.label, c.size, c.cohesion FROM nodes n JOIN communities c ON c.id = n.community "
+            "WHERE n.id = ?",
             (node_id,),
         ).fetchone()
         return {"id": row[0], "label": row[1], "size": row[2], "cohesion": row[3]} if row else None
@@ -858,8 +849,7 @@ class GraphIndex:
         if row is None:
             return None
         members = self.db.execute(
-            f"SELECT {', '.join('n.' + c.strip() for c in self._NODE_COLS.split(','))} FROM membership m "
-            "JOIN nodes n ON n.rid = m.rid WHERE m.community = ? ORDER BY n.degree DESC, n.id",
+            f"SELECT {self._NODE_COLS} FROM nodes WHERE community = ? ORDER BY degree DESC, id",
             (community_id,),
         ).fetchall()
         info = {"id": row[0], "label": row[1], "size": row[2], "cohesion": row[3]}
