@@ -269,7 +269,15 @@ def _track_clips(doc: Document):
 def timeline_track_too_dense(doc: Document):
     for (_scope, track), clips in _track_clips(doc).items():
         visual = [
-            c for c in clips if c.tag not in ("audio", "video") and "data-start" in c.attrs and not _is_caption_cue(c)
+            c
+            for c in clips
+            if c.tag not in ("audio", "video")
+            and "data-start" in c.attrs
+            and not _is_caption_cue(c)
+            # A scene that is already its own composition (inline or mounted) is the grouping this rule asks
+            # for: a deck of sequential scenes on one track is the intended shape, not a dense track.
+            and "data-composition-id" not in c.attrs
+            and "data-composition-src" not in c.attrs
         ]
         if len(visual) > 3:
             yield Hit(visual[3].start, f"{len(visual)} timed elements on data-track-index={track}", visual[3])

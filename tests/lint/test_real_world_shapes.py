@@ -1,0 +1,118 @@
+"""Shapes met in real HyperFrames projects where skillbox and `hyperframes lint` disagree, pinned to the
+behaviour we chose (bench/README.md, lint section, explains each): a bad and a good case per rule."""
+
+from __future__ import annotations
+
+from skillbox.lint.engine import lint_paths
+from skillbox.lint.samples import composition
+
+
+def write(root, files):
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(content, encoding="utf-8")
+    return root
+
+
+def codes(path, code):
+    return [f for f in lint_paths([path]).findings if f.code == code]
+
+
+def scenes(wrap_as_composition: bool) -> str:
+    """Four sequential 2 s scenes on track 1, either plain clips or each its own inline composition."""
+    out = []
+    for i in range(4):
+        cid = f' data-composition-id="scene{i}"' if wrap_as_composition else ""
+        out.append(
+            f'<div id="s{i}" class="clip"{cid} data-start="{2 * i}" data-duration="2" data-track-index="1">'
+            f'<p id="t{i}">{i}</p></div>'
+        )
+    return "\n".join(out)
+
+
+def tweens() -> str:
+    return "\n".join(f'tl.from("#t{i}", {{ opacity: 0 }}, {2 * i});' for i in range(4))
+
+
+def test_dense_track_of_plain_clips_is_reported(tmp_path):
+    project = write(tmp_path / "p", {"index.html": composition(scenes(False), js=tweens())})
+    assert len(codes(project, "timeline_track_too_dense")) == 1
+
+
+def test_sequential_scene_compositions_on_one_track_are_not_dense(tmp_path):
+    # A deck whose scenes are inline compositions: each scene already is the grouping the rule asks for.
+    project = write(tmp_path / "p", {"index.html": composition(scenes(True), js=tweens())})
+    assert codes(project, "timeline_track_too_dense") == []
+
+
+NEGATIVE_Z_CSS = """
+.stack {{ position: relative; {parent} }}
+.stack .under {{ position: absolute; inset: 0; z-index: -1; background: #05f; }}
+"""
+NEGATIVE_Z_BODY = '<div id="s" class="stack"><div id="u" class="under"></div><p id="c">47%</p></div>'
+JS = 'tl.from("#s", { opacity: 0 }, 0);'
+
+
+def test_negative_z_index_without_stacking_context_on_the_parent(tmp_path):
+    css = NEGATIVE_Z_CSS.format(parent="")
+    project = write(tmp_path / "p", {"index.html": composition(NEGATIVE_Z_BODY, css=css, js=JS)})
+    assert len(codes(project, "negative_z_index")) == 1
+
+
+def test_negative_z_index_under_a_filtered_parent_written_with_a_scoped_selector(tmp_path):
+    # The peer only sees stacking contexts declared by a bare `.class`/`#id` rule; a scoped or descendant selector
+    # (as sub-compositions write them) creates one just the same, so the child paints above the parent background.
+    css = NEGATIVE_Z_CSS.format(parent="filter: drop-shadow(0 15px 0 rgba(0, 0, 0, 0.2));").replace(
+        ".stack {", '[data-composition-id="main"] .stack {'
+    )
+    project = write(tmp_path / "p", {"index.html": composition(NEGATIVE_Z_BODY, css=css, js=JS)})
+    assert codes(project, "negative_z_index") == []
+
+
+def test_negative_z_index_under_a_parent_made_a_context_by_inline_opacity_and_transform(tmp_path):
+    body = NEGATIVE_Z_BODY.replace('class="stack"', 'class="stack" style="opacity: 0; transform: scale(0)"')
+    css = NEGATIVE_Z_CSS.format(parent="")
+    project = write(tmp_path / "p", {"index.html": composition(body, css=css, js=JS)})
+    assert codes(project, "negative_z_index") == []
+
+
+def host(start: str) -> str:
+    return (
+        '<video id="aroll" src="a.mp4" data-start="0" data-duration="8" data-track-index="1" '
+        'data-has-audio="true"></video>\n'
+        f'<div id="intro" data-composition-id="intro" data-composition-src="compositions/intro.html" '
+        f'data-start="{start}" data-duration="2" data-track-index="2" data-width="1920" data-height="1080"></div>'
+    )
+
+
+SUB_WITH_SFX = (
+    '<template>\n<div data-composition-id="intro" data-width="1920" data-height="1080">\n'
+    '  <h1 id="intro-title">Intro</h1>\n'
+    '  <audio id="snap" src="snap.mp3" data-start="0.5" data-duration="1" data-track-index="1"></audio>\n'
+    "</div>\n<script>\nwindow.__timelines = window.__timelines || {};\n"
+    "const tl = gsap.timeline({ paused: true });\n"
+    'tl.from("#intro-title", { opacity: 0 }, 0);\nwindow.__timelines["intro"] = tl;\n</script>\n</template>\n'
+)
+
+
+def test_two_audible_clips_overlapping_on_one_track_of_one_composition(tmp_path):
+    body = (
+        '<audio id="a" src="a.mp3" data-start="0" data-duration="4" data-track-index="3"></audio>\n'
+        '<audio id="b" src="b.mp3" data-start="2" data-duration="4" data-track-index="3"></audio>'
+    )
+    project = write(tmp_path / "p", {"index.html": composition(body, js="")})
+    for name in ("a.mp3", "b.mp3"):
+        (project / name).write_bytes(b"\x00")
+    assert len(codes(project, "duplicate_audio_track")) == 1
+
+
+def test_sub_composition_sfx_over_host_audio_is_not_a_track_clash(tmp_path):
+    # The sub-composition's track 1 is a lane of its own timeline (it sits on the host's track 2), and the
+    # renderer mixes every audible clip whatever its track: a sound effect over the A-roll is intended layering.
+    project = write(
+        tmp_path / "p", {"index.html": composition(host("0"), js=""), "compositions/intro.html": SUB_WITH_SFX}
+    )
+    for name in ("a.mp4", "snap.mp3"):
+        (project / name).write_bytes(b"\x00")
+    assert codes(project, "duplicate_audio_track") == []
