@@ -116,3 +116,32 @@ def test_sub_composition_sfx_over_host_audio_is_not_a_track_clash(tmp_path):
     for name in ("a.mp4", "snap.mp3"):
         (project / name).write_bytes(b"\x00")
     assert codes(project, "duplicate_audio_track") == []
+
+
+CAPTION_TRACK = (
+    '<div id="captions" class="clip" data-start="0" data-duration="4" data-track-index="5" '
+    'data-track-kind="captions"><span id="w1" class="caption-word">Hello</span></div>'
+)
+
+
+def caption_project(tmp_path, js):
+    body_js = 'tl.from("#captions", { opacity: 0 }, 0);\n' + js
+    return write(tmp_path / "p", {"index.html": composition(CAPTION_TRACK, js=body_js)})
+
+
+def test_caption_exits_generated_per_line_without_a_hard_kill(tmp_path):
+    # One caption box re-faded per transcript line: the generated tweens compete on one element's opacity.
+    js = (
+        "const lines = [{ start: 0.2, end: 1.5 }, { start: 1.6, end: 3.5 }];\n"
+        "for (const line of lines) {\n"
+        '  tl.to("#captions", { opacity: 1, duration: 0.1 }, line.start);\n'
+        '  tl.to("#captions", { opacity: 0, duration: 0.1 }, line.end);\n'
+        "}"
+    )
+    assert len(codes(caption_project(tmp_path, js), "caption_exit_missing_hard_kill")) == 1
+
+
+def test_single_hand_written_caption_fade_out_needs_no_hard_kill(tmp_path):
+    # The whole track fading once at the end: nothing generated competes with the fade.
+    js = 'tl.to("#captions", { opacity: 0, duration: 0.5 }, 3.5);'
+    assert codes(caption_project(tmp_path, js), "caption_exit_missing_hard_kill") == []
