@@ -145,3 +145,37 @@ def test_single_hand_written_caption_fade_out_needs_no_hard_kill(tmp_path):
     # The whole track fading once at the end: nothing generated competes with the fade.
     js = 'tl.to("#captions", { opacity: 0, duration: 0.5 }, 3.5);'
     assert codes(caption_project(tmp_path, js), "caption_exit_missing_hard_kill") == []
+
+
+def overflow_project(tmp_path, selector):
+    css = f"{selector} {{ white-space: nowrap; }}"
+    return write(tmp_path / "p", {"index.html": composition(CAPTION_TRACK, css=css, js=JS_CAPTIONS_IN)})
+
+
+JS_CAPTIONS_IN = 'tl.from("#captions", { opacity: 0 }, 0);'
+
+
+def test_nowrap_caption_box_without_max_width(tmp_path):
+    project = overflow_project(tmp_path, '[data-composition-id="main"] .caption-word')
+    assert len(codes(project, "caption_text_overflow_risk")) == 1
+
+
+def test_nowrap_word_inside_a_captions_scope_is_not_a_caption_line(tmp_path):
+    # `captions` here names the composition the rule is scoped to; the element styled is a single word.
+    project = overflow_project(tmp_path, '[data-composition-id="captions"] .word')
+    assert codes(project, "caption_text_overflow_risk") == []
+
+
+def test_host_mounting_a_captions_composition_needs_the_track_kind(tmp_path):
+    host = (
+        '<div id="captions-layer" data-composition-id="captions-comp" data-composition-src="compositions/captions.html"'
+        ' data-start="0" data-duration="4" data-track-index="3"></div>'
+    )
+    project = write(tmp_path / "p", {"index.html": composition(host, js="")})
+    assert len(codes(project, "caption_track_kind_missing")) == 1
+
+
+def test_timed_label_called_caption_is_not_a_caption_track(tmp_path):
+    label = '<div id="caption" class="label clip" data-start="0" data-duration="2" data-track-index="4">FOOTAGE</div>'
+    project = write(tmp_path / "p", {"index.html": composition(label, js='tl.from("#caption", { opacity: 0 }, 0);')})
+    assert codes(project, "caption_track_kind_missing") == []

@@ -20,7 +20,13 @@ CAPTION_CONTAINER = re.compile(r"[.#]caption[-_]?(?:group|container|text|line)\b
 
 
 def _caption_selector(selector: str) -> bool:
-    return bool(CAPTION_NAME.search(selector))
+    """Does the rule style a caption element? Judged on each selector's subject (its last compound): a scope such
+    as `[data-composition-id="captions"] .word` names the composition, not the element styled."""
+    for part in selector.split(","):
+        compounds = re.split(r"\s*[>+~]\s*|\s+", part.strip())
+        if compounds and CAPTION_NAME.search(compounds[-1]):
+            return True
+    return False
 
 
 def _is_caption_doc(doc: Document) -> bool:
@@ -138,6 +144,17 @@ def _looks_like_caption(element: Element) -> bool:
     return bool(CAPTION_NAME.search(element.attrs.get("id", "") + " " + element.attrs.get("class", "")))
 
 
+def _caption_track(element: Element) -> bool:
+    """A caption track: a host mounting a captions composition (named so in its id, class, composition id or
+    source file), or an element named caption that holds caption-named groups or words. A lone timed label that
+    happens to be called "caption" (a figure caption such as "FOOTAGE") is not a caption track."""
+    attrs = element.attrs
+    if "data-composition-src" in attrs or "data-composition-id" in attrs:
+        names = " ".join(attrs.get(a, "") for a in ("id", "class", "data-composition-id", "data-composition-src"))
+        return bool(CAPTION_NAME.search(names))
+    return _looks_like_caption(element) and any(_looks_like_caption(d) for d in element.descendants())
+
+
 @rule(
     "caption_track_kind_missing",
     "warning",
@@ -154,7 +171,7 @@ def caption_track_kind_missing(doc: Document):
     for element in doc.elements:
         if (
             "data-track-index" in element.attrs
-            and _looks_like_caption(element)
+            and _caption_track(element)
             and element.attrs.get("data-track-kind") != "captions"
             and not any(a.attrs.get("data-track-kind") == "captions" for a in element.ancestors())
         ):
