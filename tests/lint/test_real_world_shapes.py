@@ -179,3 +179,28 @@ def test_timed_label_called_caption_is_not_a_caption_track(tmp_path):
     label = '<div id="caption" class="label clip" data-start="0" data-duration="2" data-track-index="4">FOOTAGE</div>'
     project = write(tmp_path / "p", {"index.html": composition(label, js='tl.from("#caption", { opacity: 0 }, 0);')})
     assert codes(project, "caption_track_kind_missing") == []
+
+
+LINKED_ROOT = (
+    '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+    '<script src="https://cdn.jsdelivr.net/npm/gsap@3.12.5/dist/gsap.min.js"></script>\n</head>\n<body>\n'
+    '<div id="root" data-composition-id="main" data-width="1920" data-height="1080" data-start="0" '
+    'data-duration="4">\n<h1 id="title">Hi</h1>\n</div>\n<script src="script.js"></script>\n</body>\n</html>\n'
+)
+LINKED_SCRIPT = 'const tl = gsap.timeline({ paused: true });\ntl.from("#title", { opacity: 0 }, 0);\n'
+
+
+def registry_codes(project):
+    found = lint_paths([project]).findings
+    return sorted(f.code for f in found if f.code in ("missing_timeline_registry", "missing_data_no_timeline"))
+
+
+def test_linked_local_script_without_registration_is_still_unregistered(tmp_path):
+    project = write(tmp_path / "p", {"index.html": LINKED_ROOT, "script.js": LINKED_SCRIPT})
+    assert registry_codes(project) == ["missing_data_no_timeline", "missing_timeline_registry"]
+
+
+def test_timeline_registered_in_a_linked_local_script_counts(tmp_path):
+    script = LINKED_SCRIPT + 'window.__timelines["main"] = tl;\n'
+    project = write(tmp_path / "p", {"index.html": LINKED_ROOT, "script.js": script})
+    assert registry_codes(project) == []

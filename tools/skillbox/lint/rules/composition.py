@@ -8,6 +8,7 @@ import re
 
 from skillbox.lint.css import css_urls, selector_matches
 from skillbox.lint.document import Document, Element
+from skillbox.lint.linked import registers_in_linked_script
 from skillbox.lint.registry import Edit, Hit, rule
 from skillbox.lint.samples import SUB, comp, composition, raw
 from skillbox.lint.timing import (
@@ -639,6 +640,8 @@ def missing_data_no_timeline(doc: Document):
     if "data-no-timeline" in root.attrs or _uses_gsap(doc) or any(m.registrations for m in doc.script_models):
         return  # an init (`window.__timelines = window.__timelines || {}`) alone registers nothing
     if any("__timelines" in s.text for s in doc.scripts if s.model is None and s.src is None):
+        return
+    if registers_in_linked_script(doc):
         return
     yield Hit(root.start, f"{root.label()} registers no timeline and has no data-no-timeline", root, fix=root)
 
