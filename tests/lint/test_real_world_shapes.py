@@ -204,3 +204,19 @@ def test_timeline_registered_in_a_linked_local_script_counts(tmp_path):
     script = LINKED_SCRIPT + 'window.__timelines["main"] = tl;\n'
     project = write(tmp_path / "p", {"index.html": LINKED_ROOT, "script.js": script})
     assert registry_codes(project) == []
+
+
+def test_audio_file_nothing_uses_is_reported(tmp_path):
+    project = write(tmp_path / "p", {"index.html": composition("", js="")})
+    (project / "sfx").mkdir()
+    (project / "sfx" / "advance.mp3").write_bytes(b"\x00")
+    assert len(codes(project, "audio_file_without_element")) == 1
+
+
+def test_audio_file_another_page_plays_is_not_forgotten(tmp_path):
+    # A presenter demo page next to the composition plays the deck's click sounds; the render never needed them.
+    demo = '<!doctype html><html><body><script>const s = new Audio("sfx/advance.mp3");</script></body></html>'
+    project = write(tmp_path / "p", {"index.html": composition("", js=""), "demo.html": demo})
+    (project / "sfx").mkdir()
+    (project / "sfx" / "advance.mp3").write_bytes(b"\x00")
+    assert codes(project, "audio_file_without_element") == []
