@@ -220,3 +220,16 @@ def test_audio_file_another_page_plays_is_not_forgotten(tmp_path):
     (project / "sfx").mkdir()
     (project / "sfx" / "advance.mp3").write_bytes(b"\x00")
     assert codes(project, "audio_file_without_element") == []
+
+
+def test_z_index_on_a_static_parent_is_no_stacking_context(tmp_path):
+    # z-index only takes effect on a positioned box (or a flex/grid item); on a static parent it contains nothing.
+    css = ".stack { z-index: 1; }\n.stack .under { position: absolute; inset: 0; z-index: -1; background: #05f; }"
+    project = write(tmp_path / "p", {"index.html": composition(NEGATIVE_Z_BODY, css=css, js=JS)})
+    assert len(codes(project, "negative_z_index")) == 1
+
+
+def test_z_index_on_a_positioned_parent_contains_the_child(tmp_path):
+    css = NEGATIVE_Z_CSS.format(parent="z-index: 1;")
+    project = write(tmp_path / "p", {"index.html": composition(NEGATIVE_Z_BODY, css=css, js=JS)})
+    assert codes(project, "negative_z_index") == []

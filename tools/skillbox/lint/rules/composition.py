@@ -729,11 +729,20 @@ def composition_file_too_large(doc: Document):
 
 def _stacking_context(doc: Document, element: Element) -> bool:
     """Does the element create a stacking context (so a negative z-index child paints above its background)?"""
-    for _sel, decl in _declarations(doc, element):
-        name, value = decl.name, decl.value.strip().lower()
-        if (name == "isolation" and value == "isolate") or (name == "z-index" and value != "auto"):
+    declared = {d.name: d.value.strip().lower() for _sel, d in _declarations(doc, element)}
+    position = declared.get("position", "static")
+    if position in ("fixed", "sticky"):
+        return True
+    if declared.get("z-index", "auto") != "auto" and (position != "static" or _flex_or_grid_item(doc, element)):
+        return True  # z-index alone does nothing on a static box that is not a flex/grid item
+    for name, value in declared.items():
+        if name == "isolation" and value == "isolate":
             return True
-        if name in ("transform", "filter") and value != "none":
+        if name in ("mix-blend-mode",) and value != "normal":
+            return True
+        if name in ("clip-path", "mask", "mask-image", "-webkit-mask-image", "perspective") and value != "none":
+            return True
+        if name in ("transform", "filter", "backdrop-filter", "-webkit-backdrop-filter") and value != "none":
             return True
         if name == "opacity" and number(value) is not None and number(value) < 1:
             return True
@@ -742,6 +751,14 @@ def _stacking_context(doc: Document, element: Element) -> bool:
         if name == "will-change" and value not in ("auto", ""):
             return True
     return False
+
+
+def _flex_or_grid_item(doc: Document, element: Element) -> bool:
+    parent = element.parent
+    if parent is None:
+        return False
+    display = {d.name: d.value.strip().lower() for _sel, d in _declarations(doc, parent)}.get("display", "")
+    return display in ("flex", "inline-flex", "grid", "inline-grid")
 
 
 def _declarations(doc: Document, element: Element):
