@@ -773,7 +773,10 @@ def _declarations(doc: Document, element: Element):
     G,
     summary="z-index below 0 without a stacking context on the parent: the element hides behind the root.",
     explanation="A negative z-index paints under the nearest stacking context's background — usually the root's "
-    "background colour — so the element is invisible.",
+    "background colour — so the element is invisible. A parent that creates a stacking context (isolation: "
+    "isolate, transform, filter, opacity below 1, a z-index on a positioned box, position fixed/sticky, "
+    "clip-path, masks, blend modes, contain: paint, will-change) keeps the child above that parent's background, "
+    "however the rule that gives it is written (a scoped `[data-composition-id] .cls` selector counts too).",
     bad=comp('<div id="bg"></div>', css="#bg { position: absolute; z-index: -1; }"),
     good=comp('<div id="bg"></div>', css="#root { isolation: isolate; }\n#bg { position: absolute; z-index: -1; }"),
     fix_hint="Add isolation: isolate to the parent (or use z-index >= 0).",

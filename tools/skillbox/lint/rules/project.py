@@ -278,7 +278,12 @@ def blank_root_with_standalone_composition(project_):
     "warning",
     G,
     summary="Two audible clips (<audio>, or <video> that is not muted) overlap in time on one data-track-index.",
-    explanation="Audio on one track is meant to play one clip at a time; overlaps double the sound or get cut.",
+    explanation="""
+Audio on one track is meant to play one clip at a time; overlaps double the sound or get cut. Clips are compared
+within one composition: a sub-composition's tracks are lanes of its own timeline (the whole sub-composition sits
+on one track of its host), and the renderer mixes every audible clip whatever its track, so a sound effect in a
+scene over the host's music is intended layering, not a clash.
+""",
     bad=comp(
         AUDIO + '\n<audio id="music2" src="assets/music.mp3" data-start="2" data-duration="2" '
         'data-track-index="3"></audio>',
