@@ -198,3 +198,13 @@ def test_a_page_larger_than_the_rank_window_keeps_every_full_match_first(store, 
     result = search(store, "refresh token", limit=7)
     assert set(refs(result)[:6]) == {f"#{i}" for i in every}
     assert [h.match for h in result.hits] == ["all"] * 6 + ["any"]
+
+
+def test_many_shown_ids_are_still_excluded(store, monkeypatch):
+    monkeypatch.setattr("skillbox.mem.search.MAX_SQL_EXCLUDE", 2)
+    every = [add(store, f"Token refresh race number {i}") for i in range(4)]
+    some = [add(store, f"Token cache entry number {i}") for i in range(3)]
+    result = search(store, "refresh token", limit=6)
+    assert set(refs(result)[:4]) == {f"#{i}" for i in every}
+    assert set(refs(result)[4:]) <= {f"#{i}" for i in some}
+    assert len(set(refs(result))) == 6

@@ -38,6 +38,8 @@ KIND_ALIASES = {
 # RANK_WINDOW matches of each kind that pass the filters are ranked (memory favours recent work), so the cost stays
 # flat as memory grows; a selective filter walks further back until it has that many.
 RANK_WINDOW = 300
+# Ids already shown are excluded inside SQL up to this many (SQLite caps bound parameters); beyond it, in Python.
+MAX_SQL_EXCLUDE = 500
 _TERM = re.compile(r"\w+", re.UNICODE)
 _REF = re.compile(r"^\s*(#|S|P)?(\d+)\s*$", re.I)
 _RELATIVE = re.compile(r"^(\d+)\s*([hdwm])$", re.I)
@@ -267,9 +269,13 @@ def _ranked(
     fts = f"{q.table}_fts"
     where = [f"{fts} MATCH ?", *q.where]
     params: list = [expression, *q.params]
-    if exclude:
+    wanted = limit
+    if len(exclude) > MAX_SQL_EXCLUDE:
+        wanted = limit + len(exclude)
+    elif exclude:
         where.append(f"{fts}.rowid NOT IN ({','.join('?' * len(exclude))})")
         params += list(exclude)
+        exclude = ()
     # The filters need the base table (and its joins); an unfiltered window is read from the FTS index alone.
     # CROSS JOIN pins the FTS index as the outer loop, so matches stream newest first and the LIMIT stops early.
     source = f"{fts} CROSS JOIN {q.table} {q.alias} ON {q.alias}.id = {fts}.rowid{q.joins}" if q.where else fts
@@ -281,7 +287,11 @@ def _ranked(
         f"{q.select}, w.score AS score FROM ({window}) w JOIN {q.table} {q.alias} ON {q.alias}.id = w.id{q.joins} "
         "ORDER BY w.score, w.id DESC LIMIT ?"
     )
-    return store.conn.execute(sql, [*params, max(RANK_WINDOW, limit), limit]).fetchall()
+    rows = store.conn.execute(sql, [*params, max(RANK_WINDOW, wanted), wanted]).fetchall()
+    if exclude:
+        skip = set(exclude)
+        rows = [row for row in rows if row["id"] not in skip][:limit]
+    return rows
 
 
 def _row_hit(row, match: str) -> Hit:
