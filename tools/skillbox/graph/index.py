@@ -9,7 +9,6 @@ Each node's community from communities.json, when present, is copied in so `expl
 
 from __future__ import annotations
 
-import concurrent.futures
 import contextlib
 import functools
 import hashlib
@@ -18,7 +17,7 @@ import os
 import re
 import sqlite3
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
@@ -71,7 +70,7 @@ class Adjacent(NamedTuple):
     peer: NodeRow
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class NodeRow:
     """One node as the index stores it. Rows are cached for the life of a GraphIndex, so what the query code
     derives from a row (its label, location, search words) is worked out once per process, not once per call."""
@@ -82,7 +81,13 @@ class NodeRow:
     file: str | None
     line: int | None
     degree: int
-    extra: dict
+    extra_json: str | None = field(default=None, repr=False)
+
+    @functools.cached_property
+    def extra(self) -> dict:
+        """Every attribute besides the core ones; decoded on first use (a path search reads thousands of rows
+        and looks at the attributes of a handful)."""
+        return orjson.loads(self.extra_json) if self.extra_json else {}
 
     def as_dict(self) -> dict:
         data = {"id": self.id, "kind": self.kind, "name": self.name, "file": self.file, "line": self.line}
@@ -236,6 +241,8 @@ def write_index(graph: CodeGraph, graph_path: Path, target: Path | None = None) 
             # indexes after the bulk insert: one sort each instead of a b-tree update per row
             db.execute("CREATE INDEX edges_source ON edges(source)")
             db.execute("CREATE INDEX edges_target ON edges(target)")
+
+        import concurrent.futures  # here, not at the top: a query process never writes and skips its imports
 
         with concurrent.futures.ThreadPoolExecutor(1) as pool:
             edges_done = pool.submit(insert_edges)
@@ -613,7 +620,7 @@ class GraphIndex:
         rid = row[0]
         cached = self._node_cache.get(rid)
         if cached is None:
-            cached = NodeRow(row[1], row[2], row[3], row[4], row[5], row[6], json.loads(row[7]) if row[7] else {})
+            cached = NodeRow(row[1], row[2], row[3], row[4], row[5], row[6], row[7])
             self._node_cache[rid] = cached
             self._by_id[cached.id] = cached
             self._rid_of[cached.id] = rid
@@ -752,6 +759,29 @@ class GraphIndex:
         self._adjacency[rid] = cached
         self._adjacency_edges += len(cached)
         return cached
+
+    def edge_ends(self, rid: int) -> list[tuple[int, int, bool, str, str, str | None]]:
+        """(edge rowid, peer rid, outgoing?, relation, confidence, peer's file) for every edge touching node
+        `rid`, in the same id order as `adjacent` but without reading whole peer rows: what a path search needs
+        from the many nodes it only passes through."""
+        cached = self._adjacency.get(rid)
+        if cached is not None:
+            return [(a.rowid, a.peer_rid, a.outgoing, a.relation, a.confidence, a.peer.file) for a in cached]
+        ends = []
+        my_file = self.node_by_rid(rid).file
+        for outgoing, mine, theirs in ((True, "source", "target"), (False, "target", "source")):
+            for rowid, peer, peer_id, peer_file, relation, confidence, line, file, score in self.db.execute(
+                "SELECT e.rowid, p.rid, p.id, p.file, e.relation, e.confidence, e.line, e.file, e.score FROM edges e "
+                f"JOIN nodes p ON p.rid = e.{theirs} WHERE e.{mine} = ?",
+                (rid,),
+            ):
+                self._file_cache[peer] = peer_file
+                if file is None:  # written in its source node's file, as `adjacent` reads it back
+                    file = my_file if outgoing else peer_file
+                key = (not outgoing, peer_id, relation, line or 0, file or "", confidence, score or 0.0)
+                ends.append((key, (rowid, peer, outgoing, relation, confidence, peer_file)))
+        ends.sort(key=lambda pair: pair[0])
+        return [end for _key, end in ends]
 
     def neighbours(self, node_id: str) -> list[tuple[Edge, str, bool]]:
         """(edge, other node id, outgoing?) for every edge touching `node_id`; peers land in the node cache, so

@@ -214,15 +214,15 @@ def _steps(index: GraphIndex, u: int) -> tuple[tuple[int, int, bool, float, floa
     if steps is None:
         steps = memo[u] = tuple(
             (
-                a.rowid,
-                a.peer_rid,
-                a.outgoing,
-                _hop_cost(a.relation, a.confidence, a.outgoing),
-                _hop_cost(a.relation, a.confidence, not a.outgoing),
-                _is_test_file(a.peer.file),
+                rowid,
+                peer,
+                outgoing,
+                _hop_cost(relation, confidence, outgoing),
+                _hop_cost(relation, confidence, not outgoing),
+                _is_test_file(peer_file),
             )
-            for a in index.adjacent(u)
-            if a.peer_rid != u
+            for rowid, peer, outgoing, relation, confidence, peer_file in index.edge_ends(u)
+            if peer != u
         )
     return steps
 
