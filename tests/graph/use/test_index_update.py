@@ -217,3 +217,44 @@ def test_a_warm_server_notices_an_index_updated_in_place(project):
     assert current is not first
     after = q.explain(current, "src/app/routing.py::route")["text"]
     assert "called_by (" in after and "redirect" in after
+
+
+def _rows(index_file: Path) -> dict[str, int]:
+    return dict(sqlite3.connect(index_file).execute("SELECT id, rid FROM nodes"))
+
+
+def test_new_external_modules_are_the_file_nobody_owns(project, tmp_path):
+    """Nodes outside the tree (external modules) count as the file "": a caller that says "" changed gets an
+    in-place update; one that forgets gets a fresh index, never a wrong one."""
+    write_index(load_graph(project), project)
+    before = _rows(index_path_for(project))
+    data = small_graph()
+    data["nodes"].append({"id": "external:python:requests", "kind": "external", "name": "requests"})
+    data["links"].append(
+        {
+            "source": "src/app/helpers.py",
+            "target": "external:python:requests",
+            "relation": "imports",
+            "confidence": "EXTRACTED",
+            "file": "src/app/helpers.py",
+            "line": 1,
+        }
+    )
+    project.write_text(json.dumps(data))
+    graph = load_graph(project)
+    fresh = write_index(graph, project, tmp_path / "fresh.sqlite")
+
+    told = tmp_path / "told.sqlite"
+    shutil.copy(index_path_for(project), told)
+    update_index(graph, project, {"src/app/helpers.py", ""}, told)
+    assert _rows(told) == {**before, "external:python:requests": max(before.values()) + 1}
+
+    forgot = tmp_path / "forgot.sqlite"
+    shutil.copy(index_path_for(project), forgot)
+    update_index(graph, project, {"src/app/helpers.py"}, forgot)
+    assert _rows(forgot) == _rows(fresh)  # rewritten from scratch
+
+    for index_file in (told, forgot):
+        assert answers(index_file, project, graph) == answers(fresh, project, graph)
+    explained = answers(told, project, graph)[("explain", "external:python:requests")]
+    assert "imported_by (1): helpers.py (src/app/helpers.py:1)" in explained["text"]
