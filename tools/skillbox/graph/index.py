@@ -281,6 +281,7 @@ def _node_rows(graph: CodeGraph, degrees: dict[str, int], member_of: dict[str, i
     core = _CORE_FIELDS
     dumps = orjson.dumps
     words = split_words
+    path_text: dict[str | None, str] = {}  # nodes of one file share its path words
     for rid, (node_id, node) in enumerate(graph.nodes.items(), start=1):
         extra = {k: v for k, v in node.items() if k not in core}
         name = str(node.get("name") or node_id)
@@ -304,7 +305,10 @@ def _node_rows(graph: CodeGraph, degrees: dict[str, int], member_of: dict[str, i
         if "qualname" in extra or "docstring" in extra or "notes" in extra or "doc" in extra:
             text_rows.append((rid, *_terms(name, file, extra)))
         else:  # the common case of `_terms`, without its lookups
-            text_rows.append((rid, " ".join((lname, *words(name))), " ".join(words(str(file or ""))), ""))
+            path = path_text.get(file)
+            if path is None:
+                path = path_text[file] = " ".join(words(str(file or "")))
+            text_rows.append((rid, " ".join((lname, *words(name))), path, ""))
     return rows, text_rows
 
 
