@@ -12,14 +12,19 @@ score of at least 0.8, qualify; edges from test files are left out (tests reachi
 from __future__ import annotations
 
 import functools
+import heapq
 from collections import Counter, defaultdict
+from itertools import compress, count, filterfalse, repeat
+from operator import add, and_, itemgetter, mul, not_, or_
 from pathlib import PurePosixPath
 
 from skillbox.graph.cluster import Partition
-from skillbox.graph.graphfile import STRUCTURE_RELATIONS, CodeGraph, is_test_path
+from skillbox.graph.graphfile import STRUCTURE_RELATIONS, CodeGraph, Edge, is_test_path
 
 SURPRISE_RELATIONS = frozenset({"calls", "inherits", "implements", "references", "uses"})
 NON_SYMBOL_KINDS = frozenset({"file", "module", "external", "heading", "concept"})
+_EVIDENCED = frozenset({"EXTRACTED", "INFERRED"})  # INFERRED needs a score >= 0.8 too
+DEAD_KINDS = frozenset({"function", "method", "class"})
 ENTRY_POINT_NAMES = frozenset({"main", "setup", "teardown", "setUp", "tearDown", "__init__", "__main__"})
 LANGUAGE_BY_SUFFIX = {
     ".py": "Python", ".pyi": "Python", ".js": "JavaScript", ".mjs": "JavaScript", ".cjs": "JavaScript",
@@ -28,6 +33,8 @@ LANGUAGE_BY_SUFFIX = {
     ".cs": "C#", ".rb": "Ruby", ".php": "PHP", ".kt": "Kotlin", ".swift": "Swift", ".scala": "Scala", ".lua": "Lua",
     ".sh": "Bash", ".html": "HTML", ".css": "CSS", ".md": "Markdown", ".vue": "Vue", ".svelte": "Svelte",
 }  # fmt: skip
+_SOURCE, _TARGET, _RELATION, _CONFIDENCE = (itemgetter(i) for i in range(4))
+_FIRST, _COUNT = itemgetter(0), itemgetter(1)
 
 
 def _name(node: dict) -> str:
@@ -51,28 +58,44 @@ def _md(text: str) -> str:
 
 
 class ReportData:
-    """The numbers behind the report, computed once (tests and the MCP server read them too)."""
+    """The numbers behind the report, computed once (tests and the MCP server read them too).
+
+    Django's graph has 160k edges, and a Python loop that touches each edge a few times costs more than the whole
+    report may. So the edges are read once as columns (sources, targets, relations, confidences) and filtered with
+    map/compress/Counter, which run in C; Python-level loops only see the few thousand edges that can matter
+    (surprise candidates, imports) and the nodes."""
 
     def __init__(self, graph: CodeGraph, partition: Partition):
         self.graph = graph
         self.partition = partition
-        self.membership = partition.membership()
+        self.membership = _membership(partition)
+        nodes, edges = graph.nodes, graph.edges
+        # Columns. Nothing here builds a tuple per edge: 160k fresh tuples also wake the cyclic garbage collector,
+        # which then walks the whole graph (millions of objects) more than once.
+        self._ids = list(nodes)
+        self._kinds = [n.get("kind", "?") for n in nodes.values()]
+        self.node_file = {nid: n.get("file") for nid, n in nodes.items()}
+        self._sources = list(map(_SOURCE, edges))
+        self._targets = list(map(_TARGET, edges))
+        self._relations = list(map(_RELATION, edges))
+        self._confidences = list(map(_CONFIDENCE, edges))
+        self.test_files = {f for f in set(self.node_file.values()) if is_test_path(f)}
         # Dependency degree counts edges other than containment, leaves out AMBIGUOUS guesses (one call to
         # `x.append` is not 3 connections) and edges from test code (a test suite is not a dependant).
-        self.dep_degree: Counter = Counter()
-        self.dep_in: Counter = Counter()
-        for e in graph.edges:
-            if e.relation in STRUCTURE_RELATIONS or e.confidence == "AMBIGUOUS":
-                continue
-            self.dep_in[e.target] += 1
-            if is_test_path(graph.nodes[e.source].get("file")):
-                continue
-            self.dep_degree[e.source] += 1
-            self.dep_degree[e.target] += 1
+        structural = map(STRUCTURE_RELATIONS.__contains__, self._relations)
+        ambiguous = map("AMBIGUOUS".__eq__, self._confidences)
+        is_dependency = list(map(not_, map(or_, structural, ambiguous)))
+        dep_sources = list(compress(self._sources, is_dependency))
+        dep_targets = list(compress(self._targets, is_dependency))
+        self.dep_in: Counter = Counter(dep_targets)
+        test_nodes = set(compress(self._ids, map(self.test_files.__contains__, self.node_file.values())))
+        from_code = list(map(not_, map(test_nodes.__contains__, dep_sources)))
+        self.dep_degree: Counter = Counter(compress(dep_sources, from_code))
+        self.dep_degree.update(compress(dep_targets, from_code))
 
     def summary(self) -> dict:
         g = self.graph
-        files = {n["file"] for n in g.nodes.values() if n.get("file")}
+        files = sorted({f for f in self.node_file.values() if f})
         recorded = {n["file"]: n["language"] for n in g.nodes.values() if n.get("kind") == "file" and n.get("language")}
         languages = Counter(
             recorded.get(f)
@@ -83,68 +106,116 @@ class ReportData:
             "files": len(files),
             "nodes": len(g.nodes),
             "edges": len(g.edges),
-            "kinds": Counter(n.get("kind", "?") for n in g.nodes.values()).most_common(),
-            "relations": Counter(e.relation for e in g.edges).most_common(),
-            "confidence": Counter(e.confidence for e in g.edges).most_common(),
+            "kinds": Counter(self._kinds).most_common(),
+            "relations": Counter(self._relations).most_common(),
+            "confidence": Counter(self._confidences).most_common(),
             "languages": languages.most_common(),
         }
 
-    def god_nodes(self, limit: int = 10) -> list[tuple[dict, int]]:
-        symbols = [nid for nid, n in self.graph.nodes.items() if n.get("kind") not in NON_SYMBOL_KINDS]
-        symbols.sort(key=lambda nid: (-self.dep_degree[nid], nid))
-        return [(self.graph.nodes[nid], self.dep_degree[nid]) for nid in symbols[:limit] if self.dep_degree[nid]]
+    @functools.cached_property
+    def _ranked(self) -> list[str]:
+        """Nodes with any dependency degree, most connected first, ties by id."""
+        ranked = sorted(self.dep_degree.items())
+        ranked.sort(key=_COUNT, reverse=True)  # stable, also when reversed: equal degrees stay in id order
+        return [nid for nid, degree in ranked if degree]
 
-    def surprising(self, limit: int = 10) -> list[dict]:
-        return self._all_surprising[:limit]
+    def god_nodes(self, limit: int = 10) -> list[tuple[dict, int]]:
+        nodes, result = self.graph.nodes, []
+        for nid in self._ranked:
+            if nodes[nid].get("kind") not in NON_SYMBOL_KINDS:
+                result.append((nodes[nid], self.dep_degree[nid]))
+                if len(result) == limit:
+                    break
+        return result
+
+    def top_members(self, members: list[str], limit: int = 5) -> list[str]:
+        """The community's most connected members (ties and unconnected ones by id)."""
+        rank = self._rank
+        unranked = len(rank)
+        best = heapq.nsmallest(limit, map(rank.get, members, repeat(unranked)))
+        top = [self._ranked[i] for i in best if i < unranked]
+        if len(top) < limit:
+            top += sorted(filterfalse(rank.__contains__, members))[: limit - len(top)]
+        return top
 
     @functools.cached_property
-    def _all_surprising(self) -> list[dict]:
-        g, membership = self.graph, self.membership
-        between: Counter = Counter()
-        for e in g.edges:
-            a, b = membership.get(e.source), membership.get(e.target)
-            if a != b:
-                between[(min(a, b), max(a, b))] += 1
-        found = []
-        seen = set()
+    def _rank(self) -> dict[str, int]:
+        return {nid: i for i, nid in enumerate(self._ranked)}
+
+    def surprising(self, limit: int = 10) -> list[dict]:
+        return [
+            {"edge": edge, "score": score, "reasons": self._surprise(edge)[1]}
+            for _, score, edge in self._all_surprising[:limit]
+        ]
+
+    @functools.cached_property
+    def _hub_in_degree(self) -> int:
         in_degrees = sorted(self.dep_in.values())
-        hub_in_degree = max(10, in_degrees[int(len(in_degrees) * 0.99)] if in_degrees else 0)
-        for e in g.edges:
-            if e.relation not in SURPRISE_RELATIONS:
-                continue
-            if e.confidence != "EXTRACTED" and not (e.confidence == "INFERRED" and (e.score or 0) >= 0.8):
-                continue
-            src, dst = g.nodes[e.source], g.nodes[e.target]
-            fa, fb = src.get("file"), dst.get("file")
-            if not fa or not fb or fa == fb or is_test_path(fa):
-                continue
-            ca, cb = membership.get(e.source), membership.get(e.target)
-            da, db = fa.rpartition("/")[0], fb.rpartition("/")[0]
-            reasons = []
-            score = 0
-            if da.partition("/")[0] != db.partition("/")[0]:
-                score += 2
-                reasons.append("different top-level directory")
-            elif da != db:
+        return max(10, in_degrees[int(len(in_degrees) * 0.99)] if in_degrees else 0)
+
+    @functools.cached_property
+    def _community_links(self) -> Counter:
+        """Edges from community a to community b, counted under the int key `a * stride + b` (ids shifted by one
+        so that nodes outside the partition count as community -1); ints, unlike pairs, cost the collector nothing."""
+        ids = [c.id for c in self.partition.communities]
+        self._stride = max(ids, default=0) + 2
+        membership = self.membership
+        source_keys = map(mul, map(membership.get, self._sources, repeat(-1)), repeat(self._stride))
+        return Counter(map(add, source_keys, map(membership.get, self._targets, repeat(-1))))
+
+    def _links_between(self, a: int | None, b: int | None) -> int:
+        links = self._community_links
+        a, b = -1 if a is None else a, -1 if b is None else b
+        return links[a * self._stride + b] + links[b * self._stride + a]
+
+    def _surprise(self, e: Edge) -> tuple[int, list[str]]:
+        """The stated score of a candidate edge (files differ, source outside tests) and its reasons."""
+        fa, fb = self.node_file[e.source], self.node_file[e.target]
+        ca, cb = self.membership.get(e.source), self.membership.get(e.target)
+        da, db = fa.rpartition("/")[0], fb.rpartition("/")[0]
+        reasons = []
+        score = 0
+        if da.partition("/")[0] != db.partition("/")[0]:
+            score += 2
+            reasons.append("different top-level directory")
+        elif da != db:
+            score += 1
+            reasons.append("different directory")
+        if ca != cb:
+            score += 1
+            reasons.append("different community")
+            if self._links_between(ca, cb) <= 2:
                 score += 1
-                reasons.append("different directory")
-            if ca != cb:
-                score += 1
-                reasons.append("different community")
-                if between[(min(ca, cb), max(ca, cb))] <= 2:
-                    score += 1
-                    reasons.append("one of at most 2 links between the two communities")
-            if self.dep_in[e.target] >= hub_in_degree:
-                score -= 1
-                reasons.append("but the target is widely used")
-            if score < 2:
+                reasons.append("one of at most 2 links between the two communities")
+        if self.dep_in[e.target] >= self._hub_in_degree:
+            score -= 1
+            reasons.append("but the target is widely used")
+        return score, reasons
+
+    @functools.cached_property
+    def _all_surprising(self) -> list[tuple[tuple, int, Edge]]:
+        """(sort key, score, edge) for every edge scoring >= 2, best first; the first edge per (source, target,
+        relation) in graph order stands for its duplicates."""
+        edges, node_file, test_files = self.graph.edges, self.node_file, self.test_files
+        relation_ok = map(SURPRISE_RELATIONS.__contains__, self._relations)
+        confidence_ok = map(_EVIDENCED.__contains__, self._confidences)
+        candidates = compress(zip(count(), self._sources, self._targets), map(and_, relation_ok, confidence_ok))
+        found, seen = [], set()
+        for i, source, target in candidates:
+            fa, fb = node_file[source], node_file[target]
+            if not fa or not fb or fa == fb or fa in test_files:
                 continue
-            key = (e.source, e.target, e.relation)
+            e = edges[i]
+            if e.confidence != "EXTRACTED" and (e.score or 0) < 0.8:
+                continue
+            key = (source, target, e.relation)
             if key in seen:
                 continue
             seen.add(key)
-            found.append({"edge": e, "score": score, "reasons": reasons})
-        found.sort(key=lambda f: (-f["score"], f["edge"].source, f["edge"].target))
+            score = self._surprise(e)[0]
+            if score >= 2:
+                found.append(((-score, source, target, i), score, e))
+        found.sort(key=_FIRST)
         return found
 
     def import_cycles(self, limit: int = 10) -> list[list[str]]:
@@ -154,10 +225,10 @@ class ReportData:
     def _all_cycles(self) -> list[list[str]]:
         """One shortest import cycle per strongly connected group of files (file-level import graph)."""
         succ: dict[str, set[str]] = defaultdict(set)
-        for e in self.graph.edges:
-            if e.relation != "imports":
-                continue
-            fa, fb = self.graph.nodes[e.source].get("file"), self.graph.nodes[e.target].get("file")
+        node_file = self.node_file
+        is_import = map("imports".__eq__, self._relations)
+        for source, target in compress(zip(self._sources, self._targets, strict=True), is_import):
+            fa, fb = node_file[source], node_file[target]
             if fa and fb and fa != fb:
                 succ[fa].add(fb)
         cycles = []
@@ -174,21 +245,34 @@ class ReportData:
     def dead_looking(self) -> list[dict]:
         """Functions, methods and classes nothing calls, imports, inherits or references (name-based guesses:
         entry points, dunder methods, tests and framework hooks will show up here too, so it's a list to read)."""
-        result = []
-        for nid, n in self.graph.nodes.items():
-            if n.get("kind") not in ("function", "method", "class"):
+        nodes, result = self.graph.nodes, []
+        uncalled = compress(
+            self._ids,
+            map(and_, map(DEAD_KINDS.__contains__, self._kinds), map(not_, map(self.dep_in.__contains__, self._ids))),
+        )
+        for nid in uncalled:
+            n = nodes[nid]
+            if n.get("file") in self.test_files:
                 continue
             name = n.get("name") or ""
-            if self.dep_in[nid] or is_test_path(n.get("file")) or name in ENTRY_POINT_NAMES:
-                continue
-            if (name.startswith("__") and name.endswith("__")) or name.startswith("test"):
+            if name in ENTRY_POINT_NAMES or name.startswith("test") or (name[:2] == "__" and name[-2:] == "__"):
                 continue
             result.append(n)
         result.sort(key=lambda n: (n.get("file") or "", n.get("line") or 0))
         return result
 
     def isolated(self) -> list[dict]:
-        return [n for nid, n in self.graph.nodes.items() if self.graph.degree(nid) == 0]
+        g = self.graph
+        unlinked = set(g.nodes).difference(g.out_edges, g.in_edges)
+        return list(map(g.nodes.__getitem__, filter(unlinked.__contains__, g.nodes)))
+
+
+def _membership(partition: Partition) -> dict[str, int]:
+    """node id -> community id; dict.fromkeys per community keeps the 44k-entry build out of the interpreter."""
+    membership: dict[str, int] = {}
+    for c in partition.communities:
+        membership.update(dict.fromkeys(c.members, c.id))
+    return membership
 
 
 def strongly_connected(succ: dict[str, set[str]]) -> list[set[str]]:
@@ -344,7 +428,7 @@ def render_report_data(data: ReportData, title: str = "Code graph report") -> st
     out += ["", "| id | label | size | cohesion | top members |", "|---|---|---|---|---|"]
     shown = communities[:25]
     for c in shown:
-        top = sorted(c.members, key=lambda m: (-data.dep_degree[m], m))[:5]
+        top = data.top_members(c.members)
         members = ", ".join(_md(_name(graph.nodes[m])) for m in top)
         out.append(f"| {c.id} | {_md(c.label)} | {c.size} | {c.cohesion:.2f} | {members} |")
     if len(communities) > len(shown):
