@@ -18,6 +18,7 @@ from itertools import compress, repeat
 from operator import add, and_, is_not, itemgetter, mul, ne, not_
 
 from skillbox.graph.cluster import Partition
+from skillbox.graph.columns import graph_columns
 from skillbox.graph.gc_pause import gc_paused
 from skillbox.graph.graphfile import STRUCTURE_RELATIONS, CodeGraph, Edge, is_test_path
 
@@ -71,12 +72,13 @@ class ReportData:
     def __init__(self, graph: CodeGraph, partition: Partition):
         self.graph = graph
         self.partition = partition
-        nodes, edges = graph.nodes, graph.edges
-        # nodes: index i <-> id, with per-node columns
-        self._ids = ids = list(nodes)
-        self._index = index = dict(zip(ids, range(len(ids)), strict=True))
-        self._kinds = [n.get("kind", "?") for n in nodes.values()]
-        files = [n.get("file") for n in nodes.values()]
+        columns = graph_columns(graph)
+        self._ids = ids = columns.ids
+        self._index = index = columns.index
+        self._kinds = columns.kinds
+        self._src, self._dst, self._pair, self._pairs = columns.src, columns.dst, columns.pair, columns.pairs
+        self._mask = columns.edge_mask
+        files = columns.files
         self.test_files = {f for f in set(files) if is_test_path(f)}
         self._file_names = [f for f in dict.fromkeys(files) if f]
         file_ids = dict(zip(self._file_names, range(len(self._file_names)), strict=True))
@@ -86,16 +88,6 @@ class ReportData:
         self._community_of = [-1] * len(ids)
         for c in partition.communities:  # members gone from the graph are skipped
             _fill(self._community_of, filter(_known, map(index.get, c.members)), c.id)
-        # edges: source and target indices, and one small int per (relation, confidence) pair
-        self._src = list(map(index.__getitem__, map(_SOURCE, edges)))
-        self._dst = list(map(index.__getitem__, map(_TARGET, edges)))
-        self._relation_names = list(dict.fromkeys(map(_RELATION, edges)))
-        self._confidence_names = list(dict.fromkeys(map(_CONFIDENCE, edges)))
-        width = len(self._confidence_names)
-        relation_ids = map(_ids(self._relation_names).__getitem__, map(_RELATION, edges))
-        confidence_ids = map(_ids(self._confidence_names).__getitem__, map(_CONFIDENCE, edges))
-        self._pair = list(map(add, map(mul, relation_ids, repeat(width)), confidence_ids))
-        self._pairs = [(r, c) for r in self._relation_names for c in self._confidence_names]  # code -> pair
         # Dependency degree counts edges other than containment, leaves out AMBIGUOUS guesses (one call to
         # `x.append` is not 3 connections) and edges from test code (a test suite is not a dependant).
         is_dependency = self._mask(lambda r, c: r not in STRUCTURE_RELATIONS and c != "AMBIGUOUS")
@@ -106,11 +98,6 @@ class ReportData:
         degree = Counter(compress(dep_src, from_code))
         degree.update(compress(dep_dst, from_code))
         self._degree = _as_list(degree, len(ids))
-
-    def _mask(self, keep) -> list[bool]:
-        """Per edge: does keep(relation, confidence) hold? Decided once per distinct pair, then looked up."""
-        table = [keep(r, c) for r, c in self._pairs]
-        return list(map(table.__getitem__, self._pair))
 
     @functools.cached_property
     def membership(self) -> dict[str, int]:
@@ -309,10 +296,6 @@ class ReportData:
         linked.update(self._dst)
         nodes = self.graph.nodes
         return [nodes[self._ids[i]] for i in range(len(self._ids)) if i not in linked]
-
-
-def _ids(names: list[str]) -> dict[str, int]:
-    return dict(zip(names, range(len(names)), strict=True))
 
 
 def _as_list(counts: Counter, size: int) -> list[int]:

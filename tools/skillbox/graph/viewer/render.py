@@ -17,22 +17,22 @@ import math
 import os
 import re
 import tempfile
-from collections import Counter, defaultdict
+from collections import Counter, defaultdict, deque
 from importlib import resources
 from itertools import chain, compress, repeat
-from operator import add, itemgetter, mul, ne
+from operator import add, mul, ne
 from pathlib import Path
 
 import orjson
 
 from skillbox.graph.cluster import Partition
+from skillbox.graph.columns import graph_columns
 from skillbox.graph.gc_pause import gc_paused
 from skillbox.graph.graphfile import CodeGraph, note_text, source_root
 
 GOLDEN_ANGLE = math.pi * (3 - math.sqrt(5))
 DOC_CHARS = 240
 SCALE = 10  # positions are sent as ints in tenths of a layout unit
-_SOURCE, _TARGET, _RELATION, _CONFIDENCE = (itemgetter(i) for i in range(4))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -62,33 +62,31 @@ def _community_layout(partition: Partition) -> dict[int, tuple[float, float, flo
 
 
 class _Placement:
-    """Node order and fixed-point positions, filled community by community, file by file.
+    """Node order and fixed-point positions, filled community by community, file by file (nodes by graph index).
 
     Positions are ints in 1/SCALE units (the page divides once): rounding a float per coordinate in Python was one
     of the viewer's biggest costs, `map(round, ...)` over a file's points is not."""
 
-    def __init__(self, nodes: dict[str, dict]):
-        self.file_of = {nid: n.get("file") or "" for nid, n in nodes.items()}
-        # source order inside a file: the file node first (at its spot's centre), then symbols by line, then id
-        self.line_of = {nid: -1 if n.get("kind") == "file" else n.get("line") or 0 for nid, n in nodes.items()}
-        self.order: list[str] = []
+    def __init__(self, ids: list[str], files: list[str | None], line_key: list[int]):
+        self.ids, self.files, self.line_key = ids, files, line_key
+        self.order: list[int] = []
         self.xs: list[int] = []
         self.ys: list[int] = []
 
-    def community(self, members: list[str], cx: float, cy: float, radius: float) -> None:
+    def community(self, members: list[int], cx: float, cy: float, radius: float) -> None:
         """Files on a spiral over the community's disc, each file's symbols on a small spiral around its spot."""
-        by_file: dict[str, list[str]] = defaultdict(list)
-        file_of = self.file_of
+        by_file: dict[str, list[int]] = defaultdict(list)
+        files = self.files
         for m in members:
-            by_file[file_of[m]].append(m)
-        files = sorted(by_file, key=lambda f: (-len(by_file[f]), f))
-        spots_x, spots_y = _spiral(len(files))
+            by_file[files[m] or ""].append(m)
+        ranked = sorted(by_file, key=lambda f: (-len(by_file[f]), f))
+        spots_x, spots_y = _spiral(len(ranked))
         ring_unit = radius / max(2.0, math.sqrt(len(members)) * 1.2)
-        for sx, sy, file in zip(spots_x, spots_y, files, strict=True):
+        for sx, sy, file in zip(spots_x, spots_y, ranked, strict=True):
             group = by_file[file]
-            if len(group) > 1:
-                group.sort()
-                group.sort(key=self.line_of.__getitem__)  # stable: equal lines stay in id order
+            if len(group) > 1:  # source order: the file node first (at the spot's centre), then by line, then id
+                group.sort(key=self.ids.__getitem__)
+                group.sort(key=self.line_key.__getitem__)  # stable: equal lines stay in id order
             inner_x, inner_y = _spiral(len(group))
             spread = ring_unit * math.sqrt(len(group)) * SCALE
             fx, fy = (cx + sx * radius * 0.85) * SCALE, (cy + sy * radius * 0.85) * SCALE
@@ -109,54 +107,56 @@ def viewer_data(graph: CodeGraph, partition: Partition, title: str = "code graph
 
 
 def _viewer_data(graph: CodeGraph, partition: Partition, title: str) -> dict:
-    nodes, edges = graph.nodes, graph.edges
+    nodes, cols = graph.nodes, graph_columns(graph)
+    index, count = cols.index, len(cols.ids)
     placed = set(chain.from_iterable(c.members for c in partition.communities))
     if len(placed) != sum(c.size for c in partition.communities) or not placed <= nodes.keys():
         partition = _restricted(partition, nodes)  # members listed twice, or gone from the graph
-        placed = set(chain.from_iterable(c.members for c in partition.communities))
+
+    # per-node columns in graph order; permuted into layout order at the end
+    lines = [n.get("line") or 0 for n in nodes.values()]
+    line_key = lines.copy()  # the file node sorts first in its file
+    _fill(line_key, compress(range(count), map("file".__eq__, cols.kinds)), -1)
+    place = _Placement(cols.ids, cols.files, line_key)
+    community_of = [-1] * count
     layout = _community_layout(partition)
-    place = _Placement(nodes)
-    community_col: list[int] = []
     for c in partition.communities:
+        members = list(map(index.__getitem__, c.members))
+        _fill(community_of, members, c.id)
         x, y, r = layout[c.id]
-        place.community(c.members, x, y, r)
-        community_col += repeat(c.id, len(c.members))
+        place.community(members, x, y, r)
     order = place.order
-    if len(placed) != len(nodes):  # nodes the partition does not cover: at the origin, community -1
-        rest = [nid for nid in nodes if nid not in placed]
+    if len(order) != count:  # nodes the partition does not cover: at the origin, community -1
+        rest = [i for i in range(count) if community_of[i] == -1]
         order += rest
         place.xs += repeat(0, len(rest))
         place.ys += repeat(0, len(rest))
-        community_col += repeat(-1, len(rest))
-    index = dict(zip(order, range(len(order)), strict=True))
+    position = [0] * count  # graph index -> layout index
+    _fill_each(position, order, range(count))
 
-    sources = list(map(index.__getitem__, map(_SOURCE, edges)))
-    targets = list(map(index.__getitem__, map(_TARGET, edges)))
-    relation_names = list(dict.fromkeys(map(_RELATION, edges)))
-    confidence_names = list(dict.fromkeys(map(_CONFIDENCE, edges)))
-    flat = [0] * (4 * len(edges))
-    flat[0::4] = sources
-    flat[1::4] = targets
-    flat[2::4] = map(_ids(relation_names).__getitem__, map(_RELATION, edges))
-    flat[3::4] = map(_ids(confidence_names).__getitem__, map(_CONFIDENCE, edges))
+    flat = [0] * (4 * len(cols.src))
+    flat[0::4] = map(position.__getitem__, cols.src)
+    flat[1::4] = map(position.__getitem__, cols.dst)
+    flat[2::4] = cols.relation
+    flat[3::4] = cols.confidence
+    degree = Counter(cols.src)
+    degree.update(cols.dst)
+    degrees = [0] * count
+    _fill_each(degrees, degree.keys(), degree.values())
 
-    out_edges, in_edges = graph.out_edges, graph.in_edges
-    degree = list(
-        map(add, map(len, map(out_edges.get, order, repeat(()))), map(len, map(in_edges.get, order, repeat(()))))
-    )
-
-    ordered = list(map(nodes.__getitem__, order))
-    kinds_col = [str(n.get("kind", "?")) for n in ordered]
-    kind_names = list(dict.fromkeys(kinds_col))
-    files_col = list(map(place.file_of.__getitem__, order))
-    file_names = [f for f in dict.fromkeys(files_col) if f]
-    file_ids = _ids(file_names)
+    kind_names = list(dict.fromkeys(cols.kinds))
+    file_names = [f for f in dict.fromkeys(cols.files) if f]
+    file_ids = dict(zip(file_names, range(len(file_names)), strict=True))
+    names = [str(n.get("qualname") or n.get("name") or nid) for nid, n in nodes.items()]
     doc_at, docs = [], []
-    for i, n in enumerate(ordered):
+    for i, n in enumerate(nodes.values()):
         doc = n.get("docstring") or n.get("notes")
         if doc:
-            doc_at.append(i)
+            doc_at.append(position[i])
             docs.append(note_text(doc)[:DOC_CHARS])
+
+    def laid_out(column: list) -> list:
+        return list(map(column.__getitem__, order))
 
     communities = [
         {"id": c.id, "label": c.label, "size": c.size, "x": round(layout[c.id][0], 1), "y": round(layout[c.id][1], 1),
@@ -168,31 +168,41 @@ def _viewer_data(graph: CodeGraph, partition: Partition, title: str) -> dict:
         "title": title,
         "root": root.resolve().as_posix() if root else "",
         "scale": SCALE,
-        "kinds": kind_names,
-        "relations": relation_names,
-        "confidences": confidence_names,
+        "kinds": [str(k) for k in kind_names],
+        "relations": cols.relation_names,
+        "confidences": cols.confidence_names,
         "files": file_names,
         "nodes": {
-            "id": order,
-            "name": [str(n.get("qualname") or n.get("name") or nid) for nid, n in zip(order, ordered, strict=True)],
-            "kind": list(map(_ids(kind_names).__getitem__, kinds_col)),
-            "file": list(map(file_ids.get, files_col, repeat(-1))),
-            "line": [n.get("line") or 0 for n in ordered],
-            "community": community_col,
+            "id": laid_out(cols.ids),
+            "name": laid_out(names),
+            "kind": laid_out(list(map(_positions(kind_names).__getitem__, cols.kinds))),
+            "file": laid_out(list(map(file_ids.get, cols.files, repeat(-1)))),
+            "line": laid_out(lines),
+            "community": laid_out(community_of),
             "x": place.xs,
             "y": place.ys,
-            "degree": degree,
+            "degree": laid_out(degrees),
             "doc_at": doc_at,
             "doc": docs,
         },
         "edges": flat,
         "communities": communities,
-        "links": _community_links(community_col, sources, targets),
+        "links": _community_links(community_of, cols.src, cols.dst),
     }
 
 
-def _ids(names: list[str]) -> dict[str, int]:
+def _positions(names: list) -> dict:
     return dict(zip(names, range(len(names)), strict=True))
+
+
+def _fill(column: list, indices, value) -> None:
+    """column[i] = value for each i, in C."""
+    deque(map(column.__setitem__, indices, repeat(value)), maxlen=0)
+
+
+def _fill_each(column: list, indices, values) -> None:
+    """column[i] = v for each pair, in C."""
+    deque(map(column.__setitem__, indices, values), maxlen=0)
 
 
 def _restricted(partition: Partition, nodes: dict[str, dict]) -> Partition:
@@ -210,11 +220,14 @@ def _community_links(community_of: list[int], sources: list[int], targets: list[
     cs = list(map(community_of.__getitem__, sources))
     ct = list(map(community_of.__getitem__, targets))
     crossing = list(map(ne, cs, ct))
-    low = list(map(min, compress(cs, crossing), compress(ct, crossing)))
-    high = list(map(max, compress(cs, crossing), compress(ct, crossing)))
     stride = max(community_of, default=0) + 2
-    counts = Counter(map(add, map(mul, map(add, low, repeat(1)), repeat(stride)), map(add, high, repeat(1))))
-    return [[key // stride - 1, key % stride - 1, n] for key, n in sorted(counts.items())]
+    from_key = map(mul, map(add, compress(cs, crossing), repeat(1)), repeat(stride))
+    directed = Counter(map(add, from_key, map(add, compress(ct, crossing), repeat(1))))
+    between: Counter = Counter()
+    for key, n in directed.items():
+        a, b = key // stride - 1, key % stride - 1
+        between[(a, b) if a < b else (b, a)] += n
+    return [[a, b, n] for (a, b), n in sorted(between.items())]
 
 
 def _safe_json(data: dict) -> bytes:
