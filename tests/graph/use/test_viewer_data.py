@@ -58,11 +58,21 @@ def test_payload_columns_match_the_graph():
     partition = detect_communities(graph)
     data = viewer_data(graph, partition)
     _check_payload(graph, partition, data)
-    # members of a community are numbered together, each file's node first, then its symbols by line
+    assert data["nodes"]["id"] == list(graph.nodes)  # graph order: edges index it directly
+    # each file node sits at the centre of its file's symbols: the first point of the file's sunflower
     cols = data["nodes"]
-    for c in partition.communities:
-        at = sorted(cols["id"].index(m) for m in c.members)
-        assert at == list(range(at[0], at[0] + len(at)))
+    at = {node_id: i for i, node_id in enumerate(cols["id"])}
+    for node_id, node in graph.nodes.items():
+        if node.get("kind") == "file":
+            symbols = [at[m] for m, n in graph.nodes.items() if n.get("file") == node_id and m != node_id]
+            if symbols:
+                i = at[node_id]
+                centre = (
+                    sum(cols["x"][j] for j in symbols) / len(symbols),
+                    sum(cols["y"][j] for j in symbols) / len(symbols),
+                )
+                spread = max(math.hypot(cols["x"][j] - cols["x"][i], cols["y"][j] - cols["y"][i]) for j in symbols)
+                assert math.hypot(centre[0] - cols["x"][i], centre[1] - cols["y"][i]) <= spread
     assert viewer_data(graph, partition) == data  # deterministic
 
 

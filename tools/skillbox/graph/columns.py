@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import functools
 import weakref
-from dataclasses import dataclass
-from itertools import repeat
-from operator import add, itemgetter, mul
+from collections import Counter, deque
+from dataclasses import dataclass, field
+from itertools import compress, repeat
+from operator import add, is_not, itemgetter, mul, ne
 
+from skillbox.graph.cluster import Partition
 from skillbox.graph.graphfile import CodeGraph
 
 _SOURCE, _TARGET, _RELATION, _CONFIDENCE = (itemgetter(i) for i in range(4))
+_known = functools.partial(is_not, None)
 
 
 @dataclass(eq=False)
@@ -36,6 +39,7 @@ class GraphColumns:
     confidence_names: list[str]  # in order of first appearance
     relation: list[int]  # per edge: index into relation_names
     confidence: list[int]  # per edge: index into confidence_names
+    _memo: dict = field(default_factory=dict)
 
     @functools.cached_property
     def pair(self) -> list[int]:
@@ -46,6 +50,34 @@ class GraphColumns:
     @functools.cached_property
     def pairs(self) -> list[tuple[str, str]]:
         return [(r, c) for r in self.relation_names for c in self.confidence_names]
+
+    def community_of(self, partition: Partition) -> list[int]:
+        """Per node: its community id, -1 outside the partition (members gone from the graph are skipped).
+        Kept for the last partition asked about: the report and the viewer both need it."""
+        memo = self._memo.get("partition")
+        if memo is not None and memo[0]() is partition:
+            return memo[1]
+        community_of = [-1] * len(self.ids)
+        index = self.index
+        for c in partition.communities:
+            deque(map(community_of.__setitem__, filter(_known, map(index.get, c.members)), repeat(c.id)), maxlen=0)
+        self._memo["partition"] = (weakref.ref(partition), community_of, None)
+        return community_of
+
+    def community_links(self, partition: Partition) -> tuple[Counter, int]:
+        """(counts, stride): edges from community a to community b (a != b) counted under the int key
+        `(a + 1) * stride + b + 1`, ids shifted by one so that -1 (outside the partition) fits."""
+        community_of = self.community_of(partition)
+        ref, _, links = self._memo["partition"]
+        if links is None:
+            cs = list(map(community_of.__getitem__, self.src))
+            ct = list(map(community_of.__getitem__, self.dst))
+            crossing = list(map(ne, cs, ct))
+            stride = max(community_of, default=0) + 2
+            from_key = map(mul, map(add, compress(cs, crossing), repeat(1)), repeat(stride))
+            links = Counter(map(add, from_key, map(add, compress(ct, crossing), repeat(1)))), stride
+            self._memo["partition"] = (ref, community_of, links)
+        return links
 
     def edge_mask(self, keep) -> list[bool]:
         """Per edge: keep(relation, confidence), decided once per distinct pair and then looked up."""

@@ -15,7 +15,7 @@ import functools
 import heapq
 from collections import Counter, defaultdict, deque
 from itertools import compress, repeat
-from operator import add, and_, is_not, itemgetter, mul, ne, not_
+from operator import and_, itemgetter, ne, not_
 
 from skillbox.graph.cluster import Partition
 from skillbox.graph.columns import graph_columns
@@ -36,7 +36,6 @@ LANGUAGE_BY_SUFFIX = {
 }  # fmt: skip
 _SOURCE, _TARGET, _RELATION, _CONFIDENCE = (itemgetter(i) for i in range(4))
 _FIRST = itemgetter(0)
-_known = functools.partial(is_not, None)
 
 
 def _name(node: dict) -> str:
@@ -74,10 +73,11 @@ class ReportData:
         self.partition = partition
         columns = graph_columns(graph)
         self._ids = ids = columns.ids
-        self._index = index = columns.index
+        self._index = columns.index
         self._kinds = columns.kinds
         self._src, self._dst, self._pair, self._pairs = columns.src, columns.dst, columns.pair, columns.pairs
         self._mask = columns.edge_mask
+        self._relation = columns.relation
         files = columns.files
         self.test_files = {f for f in set(files) if is_test_path(f)}
         self._file_names = [f for f in dict.fromkeys(files) if f]
@@ -85,9 +85,8 @@ class ReportData:
         self._file_of = list(map(file_ids.get, files, repeat(-1)))  # -1: no file
         test_file_ids = {file_ids[f] for f in self.test_files if f}
         self._code_node = list(map(not_, map(test_file_ids.__contains__, self._file_of)))  # not in a test file
-        self._community_of = [-1] * len(ids)
-        for c in partition.communities:  # members gone from the graph are skipped
-            _fill(self._community_of, filter(_known, map(index.get, c.members)), c.id)
+        self._community_of = columns.community_of(partition)
+        self._columns = columns
         # Dependency degree counts edges other than containment, leaves out AMBIGUOUS guesses (one call to
         # `x.append` is not 3 connections) and edges from test code (a test suite is not a dependant).
         is_dependency = self._mask(lambda r, c: r not in STRUCTURE_RELATIONS and c != "AMBIGUOUS")
@@ -180,34 +179,28 @@ class ReportData:
         in_degrees = sorted(filter(None, self._in))
         return max(10, in_degrees[int(len(in_degrees) * 0.99)] if in_degrees else 0)
 
-    @functools.cached_property
-    def _community_links(self) -> Counter:
-        """Edges from community a to community b (a != b), counted under the int key `(a + 1) * stride + b + 1`
-        (ids shifted by one so that nodes outside the partition count as community -1)."""
-        community_of = self._community_of
-        cs = list(map(community_of.__getitem__, self._src))
-        ct = list(map(community_of.__getitem__, self._dst))
-        crossing = list(map(ne, cs, ct))
-        self._stride = stride = max(community_of, default=0) + 2
-        from_key = map(mul, map(add, compress(cs, crossing), repeat(1)), repeat(stride))
-        return Counter(map(add, from_key, map(add, compress(ct, crossing), repeat(1))))
-
     def _links_between(self, a: int, b: int) -> int:
-        links, stride = self._community_links, self._stride
+        links, stride = self._columns.community_links(self.partition)
         return links[(a + 1) * stride + b + 1] + links[(b + 1) * stride + a + 1]
 
-    def _surprise(self, e: Edge) -> tuple[int, list[str]]:
-        """The stated score of a candidate edge (files differ, source outside tests) and its reasons."""
-        a, b = self._index[e.source], self._index[e.target]
-        fa, fb = self._file_names[self._file_of[a]], self._file_names[self._file_of[b]]
+    @functools.cached_property
+    def _directories(self) -> tuple[list[str], list[str]]:
+        """Per file id: its directory, and that directory's top-level part."""
+        directories = [f.rpartition("/")[0] for f in self._file_names]
+        return directories, [d.partition("/")[0] for d in directories]
+
+    def _score(self, a: int, b: int) -> tuple[int, list[str]]:
+        """The stated score of a candidate edge from node a to node b (files differ, source outside tests), with
+        its reasons."""
+        directory, top = self._directories
+        fa, fb = self._file_of[a], self._file_of[b]
         ca, cb = self._community_of[a], self._community_of[b]
-        da, db = fa.rpartition("/")[0], fb.rpartition("/")[0]
         reasons = []
         score = 0
-        if da.partition("/")[0] != db.partition("/")[0]:
+        if top[fa] != top[fb]:
             score += 2
             reasons.append("different top-level directory")
-        elif da != db:
+        elif directory[fa] != directory[fb]:
             score += 1
             reasons.append("different directory")
         if ca != cb:
@@ -221,12 +214,16 @@ class ReportData:
             reasons.append("but the target is widely used")
         return score, reasons
 
+    def _surprise(self, e: Edge) -> tuple[int, list[str]]:
+        return self._score(self._index[e.source], self._index[e.target])
+
     @functools.cached_property
     def _all_surprising(self) -> list[tuple[tuple, int, Edge]]:
         """(sort key, score, edge) for every edge scoring >= 2, best first; the first edge per (source, target,
         relation) in graph order stands for its duplicates."""
         # INFERRED edges qualify with a score >= 0.8, checked below on the few that get that far
         wanted = self._mask(lambda r, c: r in SURPRISE_RELATIONS and c in ("EXTRACTED", "INFERRED"))
+        at = list(compress(range(len(self._src)), wanted))
         src = list(compress(self._src, wanted))
         dst = list(compress(self._dst, wanted))
         file_of, code_node = self._file_of, self._code_node
@@ -235,17 +232,17 @@ class ReportData:
         # between two different files, both known, from outside tests
         keep = map(and_, map(ne, fa, fb), map(and_, map(code_node.__getitem__, src), map((-1).__lt__, fa)))
         keep = map(and_, keep, map((-1).__lt__, fb))
-        edges = self.graph.edges
+        edges, relation, score_of = self.graph.edges, self._relation, self._score
         found, seen = [], set()
-        for i in compress(compress(range(len(edges)), wanted), keep):
+        for i, a, b in compress(zip(at, src, dst, strict=True), keep):
             e = edges[i]
             if e.confidence != "EXTRACTED" and (e.score or 0) < 0.8:
                 continue
-            key = (e.source, e.target, e.relation)
+            key = (a, b, relation[i])
             if key in seen:
                 continue
             seen.add(key)
-            score = self._surprise(e)[0]
+            score = score_of(a, b)[0]
             if score >= 2:
                 found.append(((-score, e.source, e.target, i), score, e))
         found.sort(key=_FIRST)
@@ -303,11 +300,6 @@ def _as_list(counts: Counter, size: int) -> list[int]:
     result = [0] * size
     deque(map(result.__setitem__, counts.keys(), counts.values()), maxlen=0)
     return result
-
-
-def _fill(column: list, indices, value) -> None:
-    """column[i] = value for each i, in C."""
-    deque(map(column.__setitem__, indices, repeat(value)), maxlen=0)
 
 
 def _suffix(path: str) -> str:

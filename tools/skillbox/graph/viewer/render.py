@@ -20,7 +20,7 @@ import tempfile
 from collections import Counter, defaultdict, deque
 from importlib import resources
 from itertools import chain, compress, repeat
-from operator import add, mul, ne
+from operator import add, mul
 from pathlib import Path
 
 import orjson
@@ -62,16 +62,20 @@ def _community_layout(partition: Partition) -> dict[int, tuple[float, float, flo
 
 
 class _Placement:
-    """Node order and fixed-point positions, filled community by community, file by file (nodes by graph index).
+    """Fixed-point positions, filled community by community, file by file (nodes by graph index).
 
-    Positions are ints in 1/SCALE units (the page divides once): rounding a float per coordinate in Python was one
-    of the viewer's biggest costs, `map(round, ...)` over a file's points is not."""
+    Per file only its spot, spread and node run are recorded; the coordinates of all nodes come out of one C-level
+    map chain at the end. Positions are ints in 1/SCALE units (the page divides once): a Python round() per
+    coordinate was one of the viewer's biggest costs."""
 
     def __init__(self, ids: list[str], files: list[str | None], line_key: list[int]):
         self.ids, self.files, self.line_key = ids, files, line_key
-        self.order: list[int] = []
-        self.xs: list[int] = []
-        self.ys: list[int] = []
+        self.order: list[int] = []  # node indices, file by file
+        self.centre_x: list[float] = []  # per node in `order`: its file's spot (scaled)
+        self.centre_y: list[float] = []
+        self.spread: list[float] = []  # per node in `order`: its file's ring size (scaled)
+        self.unit_x: list[float] = []  # per node in `order`: its point on the unit sunflower of its file
+        self.unit_y: list[float] = []
 
     def community(self, members: list[int], cx: float, cy: float, radius: float) -> None:
         """Files on a spiral over the community's disc, each file's symbols on a small spiral around its spot."""
@@ -81,26 +85,36 @@ class _Placement:
             by_file[files[m] or ""].append(m)
         ranked = sorted(by_file, key=lambda f: (-len(by_file[f]), f))
         spots_x, spots_y = _spiral(len(ranked))
-        ring_unit = radius / max(2.0, math.sqrt(len(members)) * 1.2)
+        ring_unit = radius / max(2.0, math.sqrt(len(members)) * 1.2) * SCALE
+        reach = radius * 0.85
         for sx, sy, file in zip(spots_x, spots_y, ranked, strict=True):
             group = by_file[file]
-            if len(group) > 1:  # source order: the file node first (at the spot's centre), then by line, then id
+            size = len(group)
+            if size > 1:  # source order: the file node first (at the spot's centre), then by line, then id
                 group.sort(key=self.ids.__getitem__)
                 group.sort(key=self.line_key.__getitem__)  # stable: equal lines stay in id order
-            inner_x, inner_y = _spiral(len(group))
-            spread = ring_unit * math.sqrt(len(group)) * SCALE
-            fx, fy = (cx + sx * radius * 0.85) * SCALE, (cy + sy * radius * 0.85) * SCALE
+            unit_x, unit_y = _spiral(size)
             self.order += group
-            self.xs += map(round, map(add, repeat(fx), map(mul, inner_x, repeat(spread))))
-            self.ys += map(round, map(add, repeat(fy), map(mul, inner_y, repeat(spread))))
+            self.centre_x += repeat((cx + sx * reach) * SCALE, size)
+            self.centre_y += repeat((cy + sy * reach) * SCALE, size)
+            self.spread += repeat(ring_unit * math.sqrt(size), size)
+            self.unit_x += unit_x
+            self.unit_y += unit_y
+
+    def positions(self, count: int) -> tuple[list[int], list[int]]:
+        """x and y per node index (0 for nodes no community placed)."""
+        xs, ys = [0] * count, [0] * count
+        for column, centre, unit in ((xs, self.centre_x, self.unit_x), (ys, self.centre_y, self.unit_y)):
+            values = map(round, map(add, centre, map(mul, unit, self.spread)))
+            deque(map(column.__setitem__, self.order, values), maxlen=0)
+        return xs, ys
 
 
 def viewer_data(graph: CodeGraph, partition: Partition, title: str = "code graph") -> dict:
-    """What the page reads, as columns (one list per node field) rather than one small list per node: fewer Python
-    objects to build and encode here, and a faster JSON.parse in the browser.
+    """What the page reads, as columns (one list per node field, in graph order) rather than one small list per
+    node: fewer Python objects to build and encode here, and a faster JSON.parse in the browser.
 
-    Nodes are numbered in layout order (community by community, each file's symbols together); nodes outside the
-    partition come last, at the origin, in community -1. Edges are a flat list of index quadruples
+    Nodes outside the partition are in community -1, at the origin. Edges are a flat list of index quadruples
     (source, target, relation, confidence)."""
     with gc_paused():
         return _viewer_data(graph, partition, title)
@@ -113,51 +127,36 @@ def _viewer_data(graph: CodeGraph, partition: Partition, title: str) -> dict:
     if len(placed) != sum(c.size for c in partition.communities) or not placed <= nodes.keys():
         partition = _restricted(partition, nodes)  # members listed twice, or gone from the graph
 
-    # per-node columns in graph order; permuted into layout order at the end
     lines = [n.get("line") or 0 for n in nodes.values()]
     line_key = lines.copy()  # the file node sorts first in its file
-    _fill(line_key, compress(range(count), map("file".__eq__, cols.kinds)), -1)
+    deque(map(line_key.__setitem__, compress(range(count), map("file".__eq__, cols.kinds)), repeat(-1)), maxlen=0)
     place = _Placement(cols.ids, cols.files, line_key)
-    community_of = [-1] * count
     layout = _community_layout(partition)
     for c in partition.communities:
-        members = list(map(index.__getitem__, c.members))
-        _fill(community_of, members, c.id)
         x, y, r = layout[c.id]
-        place.community(members, x, y, r)
-    order = place.order
-    if len(order) != count:  # nodes the partition does not cover: at the origin, community -1
-        rest = [i for i in range(count) if community_of[i] == -1]
-        order += rest
-        place.xs += repeat(0, len(rest))
-        place.ys += repeat(0, len(rest))
-    position = [0] * count  # graph index -> layout index
-    _fill_each(position, order, range(count))
+        place.community(list(map(index.__getitem__, c.members)), x, y, r)
+    xs, ys = place.positions(count)
 
     flat = [0] * (4 * len(cols.src))
-    flat[0::4] = map(position.__getitem__, cols.src)
-    flat[1::4] = map(position.__getitem__, cols.dst)
+    flat[0::4] = cols.src
+    flat[1::4] = cols.dst
     flat[2::4] = cols.relation
     flat[3::4] = cols.confidence
     degree = Counter(cols.src)
     degree.update(cols.dst)
     degrees = [0] * count
-    _fill_each(degrees, degree.keys(), degree.values())
+    deque(map(degrees.__setitem__, degree.keys(), degree.values()), maxlen=0)
 
     kind_names = list(dict.fromkeys(cols.kinds))
     file_names = [f for f in dict.fromkeys(cols.files) if f]
     file_ids = dict(zip(file_names, range(len(file_names)), strict=True))
-    names = [str(n.get("qualname") or n.get("name") or nid) for nid, n in nodes.items()]
     doc_at, docs = [], []
     for i, n in enumerate(nodes.values()):
         doc = n.get("docstring") or n.get("notes")
         if doc:
-            doc_at.append(position[i])
+            doc_at.append(i)
             docs.append(note_text(doc)[:DOC_CHARS])
-
-    def laid_out(column: list) -> list:
-        return list(map(column.__getitem__, order))
-
+    links, stride = cols.community_links(partition)
     communities = [
         {"id": c.id, "label": c.label, "size": c.size, "x": round(layout[c.id][0], 1), "y": round(layout[c.id][1], 1),
          "r": round(layout[c.id][2], 1), "cohesion": round(c.cohesion, 3), "isolated": c.isolated}
@@ -173,21 +172,21 @@ def _viewer_data(graph: CodeGraph, partition: Partition, title: str) -> dict:
         "confidences": cols.confidence_names,
         "files": file_names,
         "nodes": {
-            "id": laid_out(cols.ids),
-            "name": laid_out(names),
-            "kind": laid_out(list(map(_positions(kind_names).__getitem__, cols.kinds))),
-            "file": laid_out(list(map(file_ids.get, cols.files, repeat(-1)))),
-            "line": laid_out(lines),
-            "community": laid_out(community_of),
-            "x": place.xs,
-            "y": place.ys,
-            "degree": laid_out(degrees),
+            "id": cols.ids,
+            "name": [str(n.get("qualname") or n.get("name") or nid) for nid, n in nodes.items()],
+            "kind": list(map(_positions(kind_names).__getitem__, cols.kinds)),
+            "file": list(map(file_ids.get, cols.files, repeat(-1))),
+            "line": lines,
+            "community": cols.community_of(partition),
+            "x": xs,
+            "y": ys,
+            "degree": degrees,
             "doc_at": doc_at,
             "doc": docs,
         },
         "edges": flat,
         "communities": communities,
-        "links": _community_links(community_of, cols.src, cols.dst),
+        "links": _undirected(links, stride),
     }
 
 
@@ -195,14 +194,13 @@ def _positions(names: list) -> dict:
     return dict(zip(names, range(len(names)), strict=True))
 
 
-def _fill(column: list, indices, value) -> None:
-    """column[i] = value for each i, in C."""
-    deque(map(column.__setitem__, indices, repeat(value)), maxlen=0)
-
-
-def _fill_each(column: list, indices, values) -> None:
-    """column[i] = v for each pair, in C."""
-    deque(map(column.__setitem__, indices, values), maxlen=0)
+def _undirected(links: Counter, stride: int) -> list[list[int]]:
+    """[a, b, edges between them] for each pair of communities a < b with any edge between them."""
+    between: Counter = Counter()
+    for key, n in links.items():
+        a, b = key // stride - 1, key % stride - 1
+        between[(a, b) if a < b else (b, a)] += n
+    return [[a, b, n] for (a, b), n in sorted(between.items())]
 
 
 def _restricted(partition: Partition, nodes: dict[str, dict]) -> Partition:
@@ -213,21 +211,6 @@ def _restricted(partition: Partition, nodes: dict[str, dict]) -> Partition:
         members = [m for m in c.members if m in nodes and not (m in seen or seen.add(m))]
         communities.append(dataclasses.replace(c, members=members))
     return dataclasses.replace(partition, communities=communities)
-
-
-def _community_links(community_of: list[int], sources: list[int], targets: list[int]) -> list[list[int]]:
-    """[a, b, edges between them] for each pair of communities a < b with any edge between them."""
-    cs = list(map(community_of.__getitem__, sources))
-    ct = list(map(community_of.__getitem__, targets))
-    crossing = list(map(ne, cs, ct))
-    stride = max(community_of, default=0) + 2
-    from_key = map(mul, map(add, compress(cs, crossing), repeat(1)), repeat(stride))
-    directed = Counter(map(add, from_key, map(add, compress(ct, crossing), repeat(1))))
-    between: Counter = Counter()
-    for key, n in directed.items():
-        a, b = key // stride - 1, key % stride - 1
-        between[(a, b) if a < b else (b, a)] += n
-    return [[a, b, n] for (a, b), n in sorted(between.items())]
 
 
 def _safe_json(data: dict) -> bytes:
