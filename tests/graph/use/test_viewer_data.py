@@ -15,6 +15,8 @@ from skillbox.graph.viewer.render import render_html, viewer_data, write_html
 
 
 def _check_payload(graph, partition, data) -> None:
+    assert data["counts"] == {"nodes": len(graph.nodes), "edges": len(graph.edges), "files": len(data["bulk"]["files"])}
+    data = {**data, **data["bulk"]}
     cols = data["nodes"]
     n = len(graph.nodes)
     assert sorted(cols["id"]) == sorted(graph.nodes)
@@ -58,9 +60,9 @@ def test_payload_columns_match_the_graph():
     partition = detect_communities(graph)
     data = viewer_data(graph, partition)
     _check_payload(graph, partition, data)
-    assert data["nodes"]["id"] == list(graph.nodes)  # graph order: edges index it directly
+    cols = data["bulk"]["nodes"]
+    assert cols["id"] == list(graph.nodes)  # graph order: edges index it directly
     # each file node sits at the centre of its file's symbols: the first point of the file's sunflower
-    cols = data["nodes"]
     at = {node_id: i for i, node_id in enumerate(cols["id"])}
     for node_id, node in graph.nodes.items():
         if node.get("kind") == "file":
@@ -86,12 +88,12 @@ def test_partition_gaps_and_stale_members_are_tolerated():
         ]
     )
     data = viewer_data(graph, partition)
-    assert "gone.py::removed" not in data["nodes"]["id"]
+    assert "gone.py::removed" not in data["bulk"]["nodes"]["id"]
     real = Partition(
         [Community(id=3, members=ids[:5], label="three"), Community(id=7, members=[ids[5], ids[6]], label="seven")]
     )
     _check_payload(graph, real, data)
-    assert Counter(data["nodes"]["community"])[-1] == len(ids) - 7
+    assert Counter(data["bulk"]["nodes"]["community"])[-1] == len(ids) - 7
 
 
 def test_embedded_json_cannot_break_out_and_reads_back(tmp_path):
@@ -103,15 +105,16 @@ def test_embedded_json_cannot_break_out_and_reads_back(tmp_path):
     partition = detect_communities(graph)
     html = render_html(graph, partition, title="<Title & co>")
     assert "<title>&lt;Title &amp; co&gt;</title>" in html
-    start = html.index('<script type="application/json" id="graph-data">') + len(
-        '<script type="application/json" id="graph-data">'
-    )
-    block = html[start : html.index("</script>", start)]
-    for forbidden in ("<", ">", "&", "\u2028", "\u2029"):
-        assert forbidden not in block
-    data = json.loads(block)
-    names = data["nodes"]["name"]
+    blocks = {}
+    for name in ("graph-data", "graph-bulk"):
+        opening = f'<script type="application/json" id="{name}">'
+        start = html.index(opening) + len(opening)
+        blocks[name] = html[start : html.index("</script>", start)]
+        for forbidden in ("<", ">", "&", "\u2028", "\u2029"):
+            assert forbidden not in blocks[name]
+    names = json.loads(blocks["graph-bulk"])["nodes"]["name"]
     assert nasty in names and HOSTILE in names
-    assert html.count("</script>") == 2
+    assert json.loads(blocks["graph-data"])["communities"]
+    assert html.count("</script>") == 3
     written = write_html(graph, partition, tmp_path / "graph.html", title="<Title & co>")
     assert written.read_text(encoding="utf-8") == html

@@ -32,6 +32,7 @@ from skillbox.graph.graphfile import CodeGraph, note_text, source_root
 
 GOLDEN_ANGLE = math.pi * (3 - math.sqrt(5))
 DOC_CHARS = 240
+BULK = "bulk"  # the part of the data the page parses after its first draw: files, nodes, edges
 SCALE = 10  # positions are sent as ints in tenths of a layout unit
 
 
@@ -114,8 +115,10 @@ def viewer_data(graph: CodeGraph, partition: Partition, title: str = "code graph
     """What the page reads, as columns (one list per node field, in graph order) rather than one small list per
     node: fewer Python objects to build and encode here, and a faster JSON.parse in the browser.
 
-    Nodes outside the partition are in community -1, at the origin. Edges are a flat list of index quadruples
-    (source, target, relation, confidence)."""
+    The overview (counts, communities, links) is what the page draws first; under "bulk" are the files, nodes and
+    edges, embedded as a second JSON block that the page parses after that first draw. Nodes outside the partition
+    are in community -1, at the origin. Edges are a flat list of index quadruples (source, target, relation,
+    confidence)."""
     with gc_paused():
         return _viewer_data(graph, partition, title)
 
@@ -167,26 +170,29 @@ def _viewer_data(graph: CodeGraph, partition: Partition, title: str) -> dict:
         "title": title,
         "root": root.resolve().as_posix() if root else "",
         "scale": SCALE,
+        "counts": {"nodes": count, "edges": len(cols.src), "files": len(file_names)},
         "kinds": [str(k) for k in kind_names],
         "relations": cols.relation_names,
         "confidences": cols.confidence_names,
-        "files": file_names,
-        "nodes": {
-            "id": cols.ids,
-            "name": [str(n.get("qualname") or n.get("name") or nid) for nid, n in nodes.items()],
-            "kind": list(map(_positions(kind_names).__getitem__, cols.kinds)),
-            "file": list(map(file_ids.get, cols.files, repeat(-1))),
-            "line": lines,
-            "community": cols.community_of(partition),
-            "x": xs,
-            "y": ys,
-            "degree": degrees,
-            "doc_at": doc_at,
-            "doc": docs,
-        },
-        "edges": flat,
         "communities": communities,
         "links": _undirected(links, stride),
+        BULK: {
+            "files": file_names,
+            "nodes": {
+                "id": cols.ids,
+                "name": [str(n.get("qualname") or n.get("name") or nid) for nid, n in nodes.items()],
+                "kind": list(map(_positions(kind_names).__getitem__, cols.kinds)),
+                "file": list(map(file_ids.get, cols.files, repeat(-1))),
+                "line": lines,
+                "community": cols.community_of(partition),
+                "x": xs,
+                "y": ys,
+                "degree": degrees,
+                "doc_at": doc_at,
+                "doc": docs,
+            },
+            "edges": flat,
+        },
     }
 
 
@@ -237,10 +243,12 @@ def render_html_bytes(graph: CodeGraph, partition: Partition, title: str = "code
     if "</script" in script.lower():
         raise AssertionError("viewer.js must not contain a closing script tag")
     with gc_paused():
-        data = _safe_json(_viewer_data(graph, partition, title))
-    parts = {"TITLE": _escape_html(title).encode(), "DATA": data, "SCRIPT": script.encode()}
+        data = _viewer_data(graph, partition, title)
+        bulk = _safe_json(data.pop(BULK))
+        overview = _safe_json(data)
+    parts = {"TITLE": _escape_html(title).encode(), "DATA": overview, "BULK": bulk, "SCRIPT": script.encode()}
     # split once, so text inside the data can never be taken for another placeholder
-    pieces = re.split(r"\{\{(TITLE|DATA|SCRIPT)\}\}", template)
+    pieces = re.split(r"\{\{(TITLE|DATA|BULK|SCRIPT)\}\}", template)
     return b"".join(parts[piece] if i % 2 else piece.encode() for i, piece in enumerate(pieces))
 
 
