@@ -85,6 +85,7 @@ class ReportData:
         self._file_of = list(map(file_ids.get, files, repeat(-1)))  # -1: no file
         test_file_ids = {file_ids[f] for f in self.test_files if f}
         self._code_node = list(map(not_, map(test_file_ids.__contains__, self._file_of)))  # not in a test file
+        self._has_file = list(map((-1).__ne__, self._file_of))
         self._community_of = columns.community_of(partition)
         self._columns = columns
         # Dependency degree counts edges other than containment, leaves out AMBIGUOUS guesses (one call to
@@ -230,8 +231,9 @@ class ReportData:
         fa = list(map(file_of.__getitem__, src))
         fb = list(map(file_of.__getitem__, dst))
         # between two different files, both known, from outside tests
-        keep = map(and_, map(ne, fa, fb), map(and_, map(code_node.__getitem__, src), map((-1).__lt__, fa)))
-        keep = map(and_, keep, map((-1).__lt__, fb))
+        has_file = self._has_file
+        usable = map(and_, map(code_node.__getitem__, src), map(has_file.__getitem__, src))
+        keep = map(and_, map(ne, fa, fb), map(and_, usable, map(has_file.__getitem__, dst)))
         edges, relation, score_of = self.graph.edges, self._relation, self._score
         found, seen = [], set()
         for i, a, b in compress(zip(at, src, dst, strict=True), keep):
