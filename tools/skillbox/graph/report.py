@@ -15,7 +15,7 @@ import functools
 import heapq
 from collections import Counter, defaultdict, deque
 from itertools import compress, repeat
-from operator import and_, itemgetter, ne, not_
+from operator import and_, itemgetter, le, ne, not_
 
 from skillbox.graph.cluster import Partition
 from skillbox.graph.columns import graph_columns
@@ -85,7 +85,7 @@ class ReportData:
         self._file_of = list(map(file_ids.get, files, repeat(-1)))  # -1: no file
         test_file_ids = {file_ids[f] for f in self.test_files if f}
         self._code_node = list(map(not_, map(test_file_ids.__contains__, self._file_of)))  # not in a test file
-        self._has_file = list(map((-1).__ne__, self._file_of))
+        self._has_file = list(map(ne, repeat(-1), self._file_of))
         self._community_of = columns.community_of(partition)
         self._columns = columns
         # Dependency degree counts edges other than containment, leaves out AMBIGUOUS guesses (one call to
@@ -155,14 +155,17 @@ class ReportData:
         degree = self._degree
         degrees = list(map(degree.__getitem__, candidates))
         floor = heapq.nlargest(limit, degrees)[-1]
-        contenders = list(compress(candidates, map(floor.__le__, degrees)))
+        contenders = list(compress(candidates, map(le, repeat(floor), degrees)))
         contenders.sort(key=self._ids.__getitem__)
         contenders.sort(key=degree.__getitem__, reverse=True)  # stable, also reversed: ties stay in id order
         return contenders[:limit]
 
+    @functools.cached_property
+    def _symbols(self) -> list[int]:
+        return list(compress(range(len(self._ids)), map(not_, map(NON_SYMBOL_KINDS.__contains__, self._kinds))))
+
     def god_nodes(self, limit: int = 10) -> list[tuple[dict, int]]:
-        symbols = list(compress(range(len(self._ids)), map(not_, map(NON_SYMBOL_KINDS.__contains__, self._kinds))))
-        nodes = self.graph.nodes
+        symbols, nodes = self._symbols, self.graph.nodes
         return [(nodes[self._ids[i]], self._degree[i]) for i in self._top(symbols, limit) if self._degree[i]]
 
     def top_members(self, members: list[str], limit: int = 5) -> list[str]:
