@@ -227,16 +227,16 @@ class ReportData:
         relation) in graph order stands for its duplicates."""
         # INFERRED edges qualify with a score >= 0.8, checked below on the few that get that far
         wanted = self._mask(lambda r, c: r in SURPRISE_RELATIONS and c in ("EXTRACTED", "INFERRED"))
-        at = list(compress(range(len(self._src)), wanted))
+        at = compress(range(len(self._src)), wanted)
         src = list(compress(self._src, wanted))
         dst = list(compress(self._dst, wanted))
-        file_of, code_node = self._file_of, self._code_node
-        fa = list(map(file_of.__getitem__, src))
-        fb = list(map(file_of.__getitem__, dst))
-        # between two different files, both known, from outside tests
-        has_file = self._has_file
+        file_of, code_node, has_file = self._file_of, self._code_node, self._has_file
+        # most calls stay inside their file: drop those first, then keep edges between two known files whose source
+        # is outside tests
+        crossing = list(map(ne, map(file_of.__getitem__, src), map(file_of.__getitem__, dst)))
+        at, src, dst = (list(compress(column, crossing)) for column in (at, src, dst))
         usable = map(and_, map(code_node.__getitem__, src), map(has_file.__getitem__, src))
-        keep = map(and_, map(ne, fa, fb), map(and_, usable, map(has_file.__getitem__, dst)))
+        keep = map(and_, usable, map(has_file.__getitem__, dst))
         edges, relation, score_of = self.graph.edges, self._relation, self._score
         found, seen = [], set()
         for i, a, b in compress(zip(at, src, dst, strict=True), keep):
