@@ -94,6 +94,7 @@ def test_viewer_offline_draw_search_click_and_escaping(browser, tmp_path):
     assert page.text_content("#selected-name") == "redirect"
     details = page.text_content("#details")
     assert "src/app/helpers.py:2" in details
+    assert "id src/app/helpers.py::redirect" in details  # rebuilt from the file-relative id in the payload
     assert "url_for" in details  # its callee is listed
     link = page.get_attribute("#details a[href^='file://']", "href")
     assert link.endswith("/src/app/helpers.py#L2")

@@ -14,10 +14,19 @@ from skillbox.graph.graphfile import from_node_link, note_text
 from skillbox.graph.viewer.render import render_html, viewer_data, write_html
 
 
+def _ids(bulk: dict) -> list[str]:
+    """Node ids as the page rebuilds them: relative to the node's file, except where sent whole."""
+    cols, raw = bulk["nodes"], set(bulk["nodes"]["id_raw_at"])
+    return [
+        local if i in raw else (bulk["files"][cols["file"][i]] + (f"::{local}" if local else ""))
+        for i, local in enumerate(cols["id"])
+    ]
+
+
 def _check_payload(graph, partition, data) -> None:
     assert data["counts"] == {"nodes": len(graph.nodes), "edges": len(graph.edges), "files": len(data["bulk"]["files"])}
     data = {**data, **data["bulk"]}
-    cols = data["nodes"]
+    cols = {**data["nodes"], "id": _ids(data["bulk"])}
     n = len(graph.nodes)
     assert sorted(cols["id"]) == sorted(graph.nodes)
     assert all(len(cols[k]) == n for k in ("id", "name", "kind", "file", "line", "community", "x", "y", "degree"))
@@ -60,8 +69,9 @@ def test_payload_columns_match_the_graph():
     partition = detect_communities(graph)
     data = viewer_data(graph, partition)
     _check_payload(graph, partition, data)
-    cols = data["bulk"]["nodes"]
+    cols = {**data["bulk"]["nodes"], "id": _ids(data["bulk"])}
     assert cols["id"] == list(graph.nodes)  # graph order: edges index it directly
+    assert len(data["bulk"]["nodes"]["id_raw_at"]) < len(graph.nodes) / 10  # most ids travel without their file
     # each file node sits at the centre of its file's symbols: the first point of the file's sunflower
     at = {node_id: i for i, node_id in enumerate(cols["id"])}
     for node_id, node in graph.nodes.items():
@@ -88,7 +98,7 @@ def test_partition_gaps_and_stale_members_are_tolerated():
         ]
     )
     data = viewer_data(graph, partition)
-    assert "gone.py::removed" not in data["bulk"]["nodes"]["id"]
+    assert "gone.py::removed" not in _ids(data["bulk"])
     real = Partition(
         [Community(id=3, members=ids[:5], label="three"), Community(id=7, members=[ids[5], ids[6]], label="seven")]
     )

@@ -20,7 +20,7 @@ import tempfile
 from collections import Counter, defaultdict, deque
 from importlib import resources
 from itertools import chain, compress, repeat
-from operator import add, mul
+from operator import add, is_, mul
 from pathlib import Path
 
 import orjson
@@ -160,6 +160,14 @@ def _viewer_data(graph: CodeGraph, partition: Partition, title: str) -> dict:
             doc_at.append(i)
             docs.append(note_text(doc)[:DOC_CHARS])
     links, stride = cols.community_links(partition)
+    # Most ids are `<file>` or `<file>::<name>`; the page gets the part after the file (a third of the payload
+    # otherwise) and rebuilds the id, except at `id_raw_at`, where the id is sent whole.
+    local_ids = [
+        ("" if node_id == file else node_id[len(file) + 2 :] if node_id.startswith(file + "::") else node_id)
+        if file and len(node_id) != len(file) + 2
+        else node_id
+        for node_id, file in zip(cols.ids, cols.files, strict=True)
+    ]
     communities = [
         {"id": c.id, "label": c.label, "size": c.size, "x": round(layout[c.id][0], 1), "y": round(layout[c.id][1], 1),
          "r": round(layout[c.id][2], 1), "cohesion": round(c.cohesion, 3), "isolated": c.isolated}
@@ -179,7 +187,8 @@ def _viewer_data(graph: CodeGraph, partition: Partition, title: str) -> dict:
         BULK: {
             "files": file_names,
             "nodes": {
-                "id": cols.ids,
+                "id": local_ids,
+                "id_raw_at": list(compress(range(count), map(is_, local_ids, cols.ids))),
                 "name": [str(n.get("qualname") or n.get("name") or nid) for nid, n in nodes.items()],
                 "kind": list(map(_positions(kind_names).__getitem__, cols.kinds)),
                 "file": list(map(file_ids.get, cols.files, repeat(-1))),

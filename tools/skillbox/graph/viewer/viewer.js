@@ -9,7 +9,7 @@
   // The nodes and edges (nearly all of the page's bytes) sit in a second JSON block after this script: the
   // overview draws from the small block above, and the bulk is parsed once the document is complete, or on first
   // need. Nodes come as columns (one array per field), positions as ints in 1/D.scale units.
-  var C = null, NAME, KIND, FILE, LINE, COMM, DEG, X, Y, DOC, E; // E flat: source, target, relation, confidence
+  var C = null, NAME, KIND, FILE, LINE, COMM, DEG, X, Y, DOC, RAW, E; // E flat: source, target, relation, confidence
   var byCommunity = {};
   function loadBulk() {
     if (C) return true;
@@ -22,6 +22,8 @@
     for (var p = 0; p < N; p++) { X[p] = C.x[p] / D.scale; Y[p] = C.y[p] / D.scale; }
     DOC = {};
     C.doc_at.forEach(function (i, k) { DOC[i] = C.doc[k]; });
+    RAW = new Uint8Array(N);
+    C.id_raw_at.forEach(function (i) { RAW[i] = 1; });
     D.communities.forEach(function (c) { byCommunity[c.id] = []; });
     for (var i = 0; i < N; i++) (byCommunity[COMM[i]] = byCommunity[COMM[i]] || []).push(i);
     window.__readyMs = performance.now();
@@ -220,6 +222,11 @@
     if (cls) e.className = cls;
     return e;
   }
+  function idOf(i) { // ids come relative to their file (see id_raw_at)
+    if (RAW[i]) return C.id[i];
+    var f = D.files[FILE[i]];
+    return C.id[i] === "" ? f : f + "::" + C.id[i];
+  }
   function where(i) {
     var f = FILE[i] >= 0 ? D.files[FILE[i]] : "";
     return f ? f + (LINE[i] ? ":" + LINE[i] : "") : "(no file)";
@@ -268,7 +275,7 @@
     var title = el("h2", NAME[i]);
     title.id = "selected-name";
     box.appendChild(title);
-    box.appendChild(el("p", D.kinds[KIND[i]] + " · id " + C.id[i], "muted"));
+    box.appendChild(el("p", D.kinds[KIND[i]] + " · id " + idOf(i), "muted"));
     if (FILE[i] >= 0) {
       var link = el("a", where(i));
       link.href = "file://" + encodeURI((D.root ? D.root + "/" : "") + D.files[FILE[i]]) + (LINE[i] ? "#L" + LINE[i] : "");
