@@ -62,11 +62,11 @@ class ReportData:
     """The numbers behind the report, computed once (tests and the MCP server read them too).
 
     Django's graph has 160k edges, and a Python loop that touches each edge a few times costs more than the whole
-    report may. So each edge endpoint is looked up once, turning the edges into integer columns (source index,
-    target index, relation-and-confidence code); everything else is list indexing and Counter/compress/map passes
-    that run in C. Python-level loops only see the few thousand edges that can matter (surprise candidates, imports)
-    and a few hundred ranked nodes. No pass builds a tuple per edge: a burst of fresh containers would also make the
-    cyclic collector walk the whole loaded graph."""
+    report may. So the edges are read as the integer columns of `skillbox.graph.columns` (source index, target
+    index, relation-and-confidence code; shared with the viewer), and everything here is list indexing and
+    Counter/compress/map passes that run in C. Python-level loops only see the few thousand edges that can matter
+    (surprise candidates, imports) and a few hundred ranked nodes. No pass builds a tuple per edge: a burst of fresh
+    containers would also make the cyclic collector walk the whole loaded graph."""
 
     def __init__(self, graph: CodeGraph, partition: Partition):
         self.graph = graph

@@ -5,8 +5,10 @@ Why this shape: a 50k-node graph cannot be force-laid-out in the browser (graphi
 - communities sit on an area-proportional sunflower spiral (largest in the middle), each a disc of area ~ size;
 - inside a community, files sit on their own spiral and each file's symbols ring around it.
 The page opens on the community overview (one disc per community, edges aggregated) and drills into a community
-on click. Data is embedded as JSON in a `<script type="application/json">` block with `<`, `>` and `&` escaped, and
-the script only ever writes code text through `textContent`, so hostile names stay text.
+on click. Data is embedded as JSON in two `<script type="application/json">` blocks with `<`, `>`, `&` and
+U+2028/9 escaped: a small one the overview draws from, and after the viewer's script the bulk (files, nodes,
+edges), which the page parses once the document is complete. The script only ever writes code text through
+`textContent`, so hostile names stay text.
 """
 
 from __future__ import annotations
