@@ -1,31 +1,34 @@
 """Communities of a code graph: areas of the code found by Leiden on the file-level dependency graph.
 
-Why files, not symbols: what a person means by "an area of the code" is a set of files, and a symbol that lands in
-a different community than the file defining it only confuses the map. Clustering one vertex per file (Django:
-~3k vertices, ~20k weighted links) instead of one per symbol (44k vertices, 160k edges) also makes Leiden a matter
-of milliseconds; the cost that is left is one pass over the edges, done with C-level iterators (no Python loop per
-edge), which collects everything the rest needs: the weighted file-to-file links for Leiden, the edge counts for
-cohesion, and the dependency degree for the hub names.
+Why files, not symbols: what a person means by "an area of the code" is a set of files, and a method that lands in
+another community than its class only confuses the map. One vertex per file (Django: 2.2k linked files, 18k links)
+instead of one per symbol (44k vertices, 160k edges) also makes Leiden a matter of milliseconds. What is left is one
+pass over the edges, done with C-level iterators (map/Counter, no Python code per edge): it yields the file-to-file
+link counts for Leiden and the counts for cohesion. Hub names need each symbol's dependency degree only for the few
+best candidates of each community, counted from the adjacency lists on demand instead of in a second edge pass.
 
-The model: every symbol edge between two files adds its relation's weight to the link between those files; the
-edges inside a file become that file's self-loop. With self-loops, modularity on the file graph equals modularity
-of the symbol graph for partitions that keep each file whole (Leiden's own aggregation step works the same way), so
-the objective is the symbol-level one, restricted to file-respecting partitions. Every symbol takes its file's
-community. Nodes without a file (external modules, concepts) are not vertices: each joins the community it is most
-strongly linked to (ties go to the community holding the first such file in path order, so the choice does not
-depend on Leiden's internal labels); an external module says little about which area a file belongs to.
+The model: every edge between two files adds one to the link between those files (an import comes with the calls
+it enables, so weighting by relation changed little); the edges inside a file become that file's self-loop. With
+self-loops, modularity of the file graph equals modularity of the symbol graph for partitions that keep each file
+whole (Leiden's own aggregation step relies on the same identity), so the objective is the symbol-level one,
+restricted to file-respecting partitions. Every symbol takes its file's community. Nodes without a file (external
+modules, concepts) are not vertices: each joins the community it is most linked to (ties go to the community holding
+the first such file in path order, so the choice does not depend on Leiden's internal labels); an external module
+says little about which area a file belongs to.
 
-"Unconnected" at file level: a file with no edge to any other file (nothing it uses, nothing using it, beyond
-external modules) is not an area of anything; such files with their symbols, and file-less nodes linked to no
-clustered file, form one bucket instead of hundreds of one-file communities.
+"Unconnected" at file level: a file with no edge to any other file (nothing in the repository it uses or that uses
+it; external modules do not count) is not part of an area. Such files with their symbols, and file-less nodes
+linked to no clustered file, form one bucket instead of hundreds of one-file communities (on Django: 695 files,
+mostly empty `__init__.py` and locale `formats.py`).
 
-Determinism and stability: vertices are files in path order and links are fed sorted, so dict order never matters.
-A cold run is Leiden (igraph + leidenalg, C, fixed seed) followed by local moving until no single file can improve
-modularity by changing community (leidenalg's `move_nodes`). A later build starts from the previous build's
+Determinism and stability: vertices are files in path order and links are fed sorted, so input order never matters.
+A cold run is igraph's Leiden (C, fixed seed) followed by leidenalg's local moving (`move_nodes`) until no single
+file can improve modularity by changing community. A later build starts from the previous build's
 `communities.json` and runs only that local moving: a file moves only when its own links make the move strictly
 better, so an unchanged graph moves nothing and a one-file edit moves few nodes (a new file starts in the community
-it is most linked to). Community ids are matched to the previous run's ids by overlap, so "community 7" keeps
-meaning the same thing. `moved` counts the nodes whose community id changed.
+it is most linked to; on Django, random one-file edits moved at most 0.1% of the nodes). Community ids are matched
+to the previous run's ids by overlap, so "community 7" keeps meaning the same thing; `moved` counts the nodes whose
+community id changed.
 
 Why not networkx Louvain: pure Python, and networkx's import alone costs more than this whole module's work.
 """
@@ -270,7 +273,7 @@ def detect_communities(graph: CodeGraph, previous: dict[str, int] | None = None)
     ]
     _cohesion(totals, {u: c for g, c in zip(groups, communities, strict=True) for u in g.units}, communities)
     for group, community in zip(groups, communities, strict=True):
-        _describe(graph, units, totals, group.units, community)
+        _describe(graph, units, group.units, community)
     moved = None
     if previous:
         moved = sum(g.overlap.total() - g.overlap.get(cid, 0) for g, cid in zip(groups, ids, strict=True))
@@ -451,7 +454,7 @@ def _cohesion(totals: _EdgeTotals, community_of: dict[int, Community], communiti
         c.cohesion = c.internal_edges / total if total else 0.0
 
 
-def _describe(graph: CodeGraph, units: _Units, totals: _EdgeTotals, group: list[int], c: Community) -> None:
+def _describe(graph: CodeGraph, units: _Units, group: list[int], c: Community) -> None:
     """Label, hubs and dominant directory of one community."""
     nodes, file_count = graph.nodes, units.file_count
     files = [(units.names[u], len(units.members[u])) for u in group if u < file_count]
