@@ -473,7 +473,7 @@ def _describe(graph: CodeGraph, units: _Units, group: list[int], c: Community) -
     if c.isolated:
         c.label = ISOLATED_LABEL
     else:
-        where = c.directory if c.directory not in ("", ".") else "(root)"
+        where = _where(c.directory, dirs)
         c.label = f"{where} · {', '.join(c.hubs[:2])}" if c.hubs else where
 
 
@@ -512,6 +512,14 @@ def _by_bound(bounds: list[int], k: int):
     if len(head) < len(bounds):
         seen = set(head)
         yield from (i for i in sorted(range(len(bounds)), key=bounds.__getitem__, reverse=True) if i not in seen)
+
+
+def _where(directory: str, dirs: Counter) -> str:
+    """The directory part of a label. When the dominant directory is only a top-level one ("django"), name the two
+    biggest directories instead ("django/http + django/views/generic"): that says which area it is."""
+    if "/" not in directory and len(dirs) > 1:
+        return " + ".join(d if d != "." else "(root)" for d, _n in dirs.most_common(2))
+    return directory if directory not in ("", ".") else "(root)"
 
 
 def _dominant_directory(dirs: Counter) -> str:
