@@ -267,7 +267,7 @@ def detect_communities(graph: CodeGraph, previous: dict[str, int] | None = None)
             group.overlap = Counter(map(previous.get, group.members))
             group.overlap.pop(None, None)
 
-    ids = _match_ids(groups)
+    ids = _match_ids(groups, max(previous.values(), default=-1))
     communities = [
         Community(id=cid, members=g.members, isolated=g.isolated) for cid, g in zip(ids, groups, strict=True)
     ]
@@ -415,8 +415,8 @@ def _attach_loose(units: _Units, totals: _EdgeTotals, labels: dict[int, int]) ->
         labels[u] = min(by_label, key=lambda c: (-by_label[c][0], by_label[c][1]))
 
 
-def _match_ids(groups: list[_Group]) -> list[int]:
-    """Give each group the previous id it overlaps most (largest overlaps first), else a new id."""
+def _match_ids(groups: list[_Group], highest_previous: int) -> list[int]:
+    """Give each group the previous id it overlaps most (largest overlaps first), else an id never used before."""
     ids: list[int | None] = [None] * len(groups)
     taken: set[int] = set()
     overlaps = sorted((-n, gi, cid) for gi, g in enumerate(groups) for cid, n in g.overlap.items())
@@ -424,8 +424,7 @@ def _match_ids(groups: list[_Group]) -> list[int]:
         if ids[gi] is None and cid not in taken:
             ids[gi] = cid
             taken.add(cid)
-    highest = max((cid for g in groups for cid in g.overlap), default=-1)
-    next_id = max([*taken, highest, -1]) + 1
+    next_id = max([*taken, highest_previous, -1]) + 1
     # new groups get ids in a size order that does not depend on dict iteration
     for gi in sorted(
         range(len(groups)), key=lambda i: (groups[i].isolated, -len(groups[i].members), groups[i].members[0])
