@@ -159,7 +159,6 @@ def _import_igraph():
 
 class _Units:
     """The graph seen file by file: unit i is a file (files first, in path order) or a file-less node (after).
-    `candidates[i]` are the unit's nodes that may name a community (symbols, not files/modules/headings).
 
     `unit_of` maps a node to its unit in order of first appearance (`final[...]` turns that into the sorted
     order): built inside the one loop over nodes, it saves building a node-to-unit dict a second time."""
@@ -169,9 +168,7 @@ class _Units:
         first: dict[str, int] = {}
         names: list[str] = []
         members: list[list[str]] = []
-        candidates: list[list[str]] = []
         is_file: list[bool] = []
-        excluded = SYMBOL_KINDS_EXCLUDED_FROM_HUBS
         for node_id, attrs in graph.nodes.items():
             file = attrs.get("file")
             if file:
@@ -180,16 +177,12 @@ class _Units:
                     unit = first[file] = len(names)
                     names.append(file)
                     members.append([])
-                    candidates.append([])
                     is_file.append(True)
                 members[unit].append(node_id)
-                if attrs.get("kind") not in excluded:
-                    candidates[unit].append(node_id)
             else:
                 unit = len(names)
                 names.append(node_id)
                 members.append([node_id])
-                candidates.append([node_id] if attrs.get("kind") not in excluded else [])
                 is_file.append(False)
             unit_of[node_id] = unit
         order = sorted(range(len(names)), key=lambda u: (not is_file[u], names[u]))
@@ -199,7 +192,6 @@ class _Units:
         self.unit_of = unit_of
         self.names = [names[u] for u in order]
         self.members = [members[u] for u in order]
-        self.candidates = [candidates[u] for u in order]
         self.file_count = is_file.count(True)
 
 
@@ -463,11 +455,11 @@ def _describe(graph: CodeGraph, units: _Units, group: list[int], c: Community) -
         dirs[f.rpartition("/")[0] or "."] += n
     c.directory = _dominant_directory(dirs)
 
-    code_symbols: list[str] = []
-    test_symbols: list[str] = []
+    in_code: list[str] = []
+    in_tests: list[str] = []
     for u in group:
-        (test_symbols if u < file_count and is_test_path(units.names[u]) else code_symbols).extend(units.candidates[u])
-    hubs = _top_by_dependency_degree(graph, code_symbols or test_symbols, 3)
+        (in_tests if u < file_count and is_test_path(units.names[u]) else in_code).extend(units.members[u])
+    hubs = _top_by_dependency_degree(graph, in_code, 3) or _top_by_dependency_degree(graph, in_tests, 3)
     c.hubs = [nodes[m].get("qualname") or nodes[m].get("name") or m for m in hubs]
     if c.isolated:
         c.label = ISOLATED_LABEL
@@ -477,13 +469,15 @@ def _describe(graph: CodeGraph, units: _Units, group: list[int], c: Community) -
 
 
 def _top_by_dependency_degree(graph: CodeGraph, candidates: list[str], k: int) -> list[str]:
-    """The k candidates with the most dependency edges (not containment, not AMBIGUOUS guesses), ties by id.
+    """The k symbols among `candidates` with the most dependency edges (not containment, not AMBIGUOUS guesses),
+    ties by id; files, modules, externals and headings never name a community.
 
     Counting those edges for every symbol would be a second pass over all edges; a node's total degree bounds its
     dependency degree from above, so candidates are visited by total degree and counting stops as soon as no
-    remaining candidate can still make the top k."""
+    remaining candidate can still make the top k (the kind is looked at only for the nodes visited)."""
     if not candidates:
         return []
+    nodes, excluded = graph.nodes, SYMBOL_KINDS_EXCLUDED_FROM_HUBS
     out_get, in_get = graph.out_edges.get, graph.in_edges.get
     bounds = list(
         map(add, map(len, map(out_get, candidates, repeat(()))), map(len, map(in_get, candidates, repeat(()))))
@@ -493,6 +487,8 @@ def _top_by_dependency_degree(graph: CodeGraph, candidates: list[str], k: int) -
         if len(best) >= k and bounds[i] < -best[-1][0]:
             break
         node_id = candidates[i]
+        if nodes[node_id].get("kind") in excluded:
+            continue
         degree = 0
         for edges in (out_get(node_id, ()), in_get(node_id, ())):
             for e in edges:
