@@ -114,7 +114,7 @@ def test_labels_name_a_directory_and_hub_symbols():
         if not symbols:  # e.g. a page of docs: named by its directory alone
             assert community.label == where and not community.hubs
             continue
-        names = {graph.nodes[m].get("qualname") or graph.nodes[m]["name"] for m in symbols}
+        names = {graph.nodes[m].get("qualname") or m.partition("::")[2] for m in symbols}
         assert hubs and set(hubs.split(", ")) <= names
         assert "::" not in community.label
 

@@ -460,12 +460,17 @@ def _describe(graph: CodeGraph, units: _Units, group: list[int], c: Community) -
     for u in group:
         (in_tests if u < file_count and is_test_path(units.names[u]) else in_code).extend(units.members[u])
     hubs = _top_by_dependency_degree(graph, in_code, 3) or _top_by_dependency_degree(graph, in_tests, 3)
-    c.hubs = [nodes[m].get("qualname") or nodes[m].get("name") or m for m in hubs]
+    c.hubs = [_display_name(m, nodes[m]) for m in hubs]
     if c.isolated:
         c.label = ISOLATED_LABEL
     else:
         where = _where(c.directory, dirs)
         c.label = f"{where} · {', '.join(c.hubs[:2])}" if c.hubs else where
+
+
+def _display_name(node_id: str, attrs: dict) -> str:
+    """`QuerySet.annotate` rather than `annotate`: the qualified name, else what follows `path::` in the id."""
+    return attrs.get("qualname") or node_id.partition("::")[2] or attrs.get("name") or node_id
 
 
 def _top_by_dependency_degree(graph: CodeGraph, candidates: list[str], k: int) -> list[str]:
