@@ -112,7 +112,7 @@ def read_previous(path: Path) -> dict[str, int]:
     """node id -> community id from an earlier communities.json; empty when absent or unreadable."""
     try:
         data = orjson.loads(path.read_bytes())
-        return {m: int(c["id"]) for c in data["communities"] for m in c["members"]}
+        return dict(chain.from_iterable(zip(c["members"], repeat(int(c["id"]))) for c in data["communities"]))
     except (OSError, ValueError, KeyError, TypeError):
         return {}
 
