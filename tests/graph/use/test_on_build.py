@@ -66,3 +66,63 @@ def test_up_to_date_build_restores_deleted_outputs(tmp_path):
     again = build_graph(project)
     assert again.summary["up_to_date"]
     assert (out / "graph.html").is_file()
+
+
+def _outputs(out: Path) -> dict[str, bytes]:
+    names = ("communities.json", "GRAPH_REPORT.md", "graph.html")
+    return {name: (out / name).read_bytes() for name in names}
+
+
+def test_outputs_from_the_in_memory_graph_equal_outputs_from_graph_json(flask_tree, tmp_path):
+    """build hands its in-memory graph to the use side (fresh blocks as built, reused ones parsed back): the
+    outputs must be exactly what the same graph read from graph.json gives."""
+    from skillbox.graph.graphfile import load_graph
+    from skillbox.graph.outputs import write_for_build
+
+    root = tmp_path / "flask"
+    shutil.copytree(flask_tree, root)
+    out = root / "skillbox-out"
+    for edit in (None, "body", "new function"):
+        if edit == "body":
+            helpers = root / "src" / "flask" / "helpers.py"
+            helpers.write_text(helpers.read_text().replace("def url_for(", "# one line down\ndef url_for(", 1))
+        elif edit == "new function":
+            app = root / "src" / "flask" / "app.py"
+            app.write_text(app.read_text() + "\n\ndef brand_new():\n    return url_for('x')\n")
+        # The same previous state (communities.json seeds the partition) beside a copy of the new graph.json.
+        replay = tmp_path / f"replay-{edit}"
+        if out.exists():
+            shutil.copytree(out, replay)
+        else:
+            replay.mkdir()
+        result = build_graph(root)
+        assert result.summary["changed_files"] != 0
+        shutil.copy2(result.graph_path, replay / "graph.json")
+        write_for_build(load_graph(replay / "graph.json"), replay / "graph.json", root)
+        assert _outputs(replay) == _outputs(out), edit
+
+
+def test_edit_that_leaves_the_graph_unchanged_keeps_graph_and_outputs(tmp_path):
+    project = _project(tmp_path)
+    first = build_graph(project)
+    assert first.summary["changed_files"] is None  # cold: nothing to compare with
+    out = project / "skillbox-out"
+    stamps = {p.name: p.stat().st_mtime_ns for p in out.iterdir() if p.is_file()}
+    pricing = project / "shop" / "pricing.py"
+    pricing.write_text(pricing.read_text() + "\n# a comment at the end changes no node, edge or line\n")
+    second = build_graph(project)
+    assert second.summary["cache"]["misses"] == 1 and second.summary["changed_files"] == 0
+    assert not {"write", "communities", "report", "html", "index"} & set(second.summary["seconds"])
+    assert {p.name: p.stat().st_mtime_ns for p in out.iterdir() if p.is_file()} == stamps
+    assert second.summary["nodes"] == first.summary["nodes"]
+
+    # The next real edit is compared against the same graph.json and rewrites it and its outputs.
+    pricing.write_text(pricing.read_text() + "\ndef discount(amount):\n    return with_tax(amount) * 0.9\n")
+    third = build_graph(project)
+    assert third.summary["changed_files"] == 1
+    assert (out / "graph.json").stat().st_mtime_ns != stamps["graph.json"]
+    explain = CliRunner().invoke(cli, ["graph", "explain", "discount", "--json", "--graph", str(out / "graph.json")])
+    assert explain.exit_code == 0, explain.output
+    cold = tmp_path / "cold"
+    build_graph(project, cold)
+    assert (cold / "graph.json").read_bytes() == (out / "graph.json").read_bytes()

@@ -131,15 +131,18 @@ class RecordCache:
         write_atomic(self.pack_path, marshal.dumps(entries))
         self._pack = entries
 
-    def load_blocks(self, digest: str) -> dict:
-        """The previous build's graph.json blocks per file, if they were made against the same interfaces."""
+    def load_blocks(self) -> tuple[str | None, dict]:
+        """The previous build's graph.json blocks per file and the interface digest they were resolved against.
+
+        Blocks are reused only under the same digest, but compared byte for byte under any digest: that is how a
+        build tells which files' part of the graph really changed."""
         try:
             stored = unseal((self.directory / BLOCKS_NAME).read_bytes())
         except Exception:
-            return {}
-        if not isinstance(stored, dict) or stored.get("digest") != digest:
-            return {}
-        return stored.get("files", {})
+            return None, {}
+        if not isinstance(stored, dict) or not isinstance(stored.get("files"), dict):
+            return None, {}
+        return stored.get("digest"), stored["files"]
 
     def save_blocks(self, digest: str, blocks: dict) -> None:
         self.prepare()

@@ -89,17 +89,13 @@ def outputs_missing(graph_path: Path) -> bool:
         return True
 
 
-def write_for_build(graph_path: Path, root: Path) -> UseOutputs:
-    """The build's hook, run right after graph.json is written: cluster, report, viewer and query index."""
-    from skillbox.graph.graphfile import load_graph
+def write_for_build(graph: CodeGraph, graph_path: Path, root: Path, changed: set[str] | None = None) -> UseOutputs:
+    """The build's hook, run right after graph.json is written, with the graph the build holds in memory.
 
-    started = time.perf_counter()
-    graph = load_graph(graph_path)  # the build streams graph.json out in blocks; read it back once, here
+    `changed` names the files whose part of the graph changed since the previous build ("" = external nodes), or
+    None when unknown (cold, forced, or no previous graph)."""
     graph.meta = {**graph.meta, "root": str(root)}
-    loaded = time.perf_counter() - started
-    outputs = write_use_outputs(graph, graph_path, title=f"{root.name} code graph")
-    outputs.seconds = {"load": loaded, **outputs.seconds}
-    return outputs
+    return write_use_outputs(graph, graph_path, title=f"{root.name} code graph")
 
 
 def refresh_for_build(graph_path: Path, root: Path) -> UseOutputs | None:
@@ -107,4 +103,11 @@ def refresh_for_build(graph_path: Path, root: Path) -> UseOutputs | None:
     written by an older skillbox); otherwise do nothing."""
     if not outputs_missing(graph_path):
         return None
-    return write_for_build(graph_path, root)
+    from skillbox.graph.graphfile import load_graph
+
+    started = time.perf_counter()
+    graph = load_graph(graph_path)
+    loaded = time.perf_counter() - started
+    outputs = write_for_build(graph, graph_path, root)
+    outputs.seconds = {"load": loaded, **outputs.seconds}
+    return outputs
