@@ -126,3 +126,35 @@ def test_edit_that_leaves_the_graph_unchanged_keeps_graph_and_outputs(tmp_path):
     cold = tmp_path / "cold"
     build_graph(project, cold)
     assert (cold / "graph.json").read_bytes() == (out / "graph.json").read_bytes()
+
+
+def _index_dump(graph_path: Path) -> list[str]:
+    import sqlite3
+
+    from skillbox.graph.index import index_path_for
+
+    db = sqlite3.connect(index_path_for(graph_path))
+    try:
+        return [line for line in db.iterdump() if "'stamp'" not in line and "'communities'" not in line]
+    finally:
+        db.close()
+
+
+def test_index_written_by_a_forked_child_equals_the_one_written_in_process(flask_tree, tmp_path, monkeypatch):
+    import skillbox.graph.outputs as outputs
+    from skillbox.graph.graphfile import load_graph
+
+    out = tmp_path / "out"
+    result = build_graph(flask_tree, out)
+    graph_path = result.graph_path
+    monkeypatch.setenv("SKILLBOX_NO_FORK", "1")
+    outputs.write_use_outputs(load_graph(graph_path), graph_path)
+    in_process = _index_dump(graph_path)
+    monkeypatch.delenv("SKILLBOX_NO_FORK")
+    monkeypatch.setattr(outputs, "FORK_MIN_NODES", 0)
+    written = outputs.write_use_outputs(load_graph(graph_path), graph_path)
+    assert written.index.is_file() and _index_dump(graph_path) == in_process
+    answer = CliRunner().invoke(
+        cli, ["graph", "explain", "src/flask/helpers.py::url_for", "--json", "--graph", str(graph_path)]
+    )
+    assert answer.exit_code == 0, answer.output

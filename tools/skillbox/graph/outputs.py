@@ -16,7 +16,7 @@ from pathlib import Path
 
 from skillbox.graph.cluster import detect_communities, read_previous, write_communities
 from skillbox.graph.graphfile import CodeGraph
-from skillbox.graph.index import write_index
+from skillbox.graph.index import index_path_for, write_index
 from skillbox.graph.report import render_report
 from skillbox.graph.viewer.render import write_html
 
@@ -37,9 +37,18 @@ class UseOutputs:
 
 
 def write_use_outputs(
-    graph: CodeGraph, graph_path: Path, *, title: str | None = None, html: bool = True, fresh: bool = False
+    graph: CodeGraph,
+    graph_path: Path,
+    *,
+    title: str | None = None,
+    html: bool = True,
+    fresh: bool = False,
+    changed: set[str] | None = None,
 ) -> UseOutputs:
-    """Cluster (seeded from the previous partition unless `fresh`), then write the report, viewer and index."""
+    """Cluster (seeded from the previous partition unless `fresh`), then write the report, viewer and index.
+
+    On a big graph the index (the largest single write) is built in a forked child while this process writes
+    the report and viewer: both cores work, and the child sees the same graph without copying it."""
     out_dir = graph_path.parent
     seconds: dict[str, float] = {}
     title = title or f"{(graph.meta.get('name') or out_dir.resolve().parent.name)} code graph"
@@ -49,6 +58,8 @@ def write_use_outputs(
     partition = detect_communities(graph, previous)
     communities = write_communities(partition, out_dir / COMMUNITIES_NAME)
     seconds["communities"] = time.perf_counter() - started
+
+    child = _fork_index(graph, graph_path) if len(graph.nodes) >= FORK_MIN_NODES else None
 
     started = time.perf_counter()
     report = _write_text(out_dir / REPORT_NAME, render_report(graph, partition, title))
@@ -61,9 +72,39 @@ def write_use_outputs(
         seconds["html"] = time.perf_counter() - started
 
     started = time.perf_counter()
-    index = write_index(graph, graph_path)
-    seconds["index"] = time.perf_counter() - started
+    joined = child is not None and _joined(child)
+    index = index_path_for(graph_path) if joined else write_index(graph, graph_path)
+    seconds["index"] = time.perf_counter() - started  # with a child: only the time spent waiting for it
     return UseOutputs(communities, report, html_path, index, len(partition.communities), partition.moved, seconds)
+
+
+FORK_MIN_NODES = 20_000
+
+
+def _fork_index(graph: CodeGraph, graph_path: Path) -> int | None:
+    """Start a child that writes the query index; None where fork is unavailable (the caller writes it)."""
+    if not hasattr(os, "fork") or os.environ.get("SKILLBOX_NO_FORK"):
+        return None
+    try:
+        pid = os.fork()
+    except OSError:
+        return None
+    if pid:
+        return pid
+    try:  # the child: write the index and exit, never return into the caller's code
+        write_index(graph, graph_path)
+        os._exit(0)
+    except BaseException:
+        os._exit(1)  # the parent sees the exit code and writes the index itself
+
+
+def _joined(pid: int) -> bool:
+    """Wait for the index child; True when it wrote the index."""
+    try:
+        _pid, status = os.waitpid(pid, 0)
+    except ChildProcessError:
+        return False
+    return os.waitstatus_to_exitcode(status) == 0
 
 
 def _write_text(path: Path, text: str) -> Path:
@@ -77,8 +118,6 @@ def _write_text(path: Path, text: str) -> Path:
 
 def outputs_missing(graph_path: Path) -> bool:
     """True when a build left graph.json without its report, viewer, communities or a current query index."""
-    from skillbox.graph.index import index_path_for
-
     out_dir = graph_path.parent
     needed = [out_dir / REPORT_NAME, out_dir / HTML_NAME, out_dir / COMMUNITIES_NAME, index_path_for(graph_path)]
     if not all(p.is_file() for p in needed):
@@ -95,7 +134,7 @@ def write_for_build(graph: CodeGraph, graph_path: Path, root: Path, changed: set
     `changed` names the files whose part of the graph changed since the previous build ("" = external nodes), or
     None when unknown (cold, forced, or no previous graph)."""
     graph.meta = {**graph.meta, "root": str(root)}
-    return write_use_outputs(graph, graph_path, title=f"{root.name} code graph")
+    return write_use_outputs(graph, graph_path, title=f"{root.name} code graph", changed=changed)
 
 
 def refresh_for_build(graph_path: Path, root: Path) -> UseOutputs | None:
