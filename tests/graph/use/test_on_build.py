@@ -158,3 +158,34 @@ def test_index_written_by_a_forked_child_equals_the_one_written_in_process(flask
         cli, ["graph", "explain", "src/flask/helpers.py::url_for", "--json", "--graph", str(graph_path)]
     )
     assert answer.exit_code == 0, answer.output
+
+
+def test_build_updates_the_index_in_place_and_it_answers_like_a_fresh_one(flask_tree, tmp_path, monkeypatch):
+    """The whole path a user runs: build, edit, build again (the index is updated from the changed blocks, here
+    with the viewer written by a forked child), and every answer equals a freshly written index's."""
+    import sqlite3
+
+    from test_index_update import answers, edit_flask
+
+    import skillbox.graph.outputs as outputs
+    from skillbox.graph.graphfile import load_graph
+    from skillbox.graph.index import index_path_for, write_index
+
+    monkeypatch.setattr(outputs, "FORK_MIN_NODES", 0)
+    root = tmp_path / "flask"
+    shutil.copytree(flask_tree, root)
+    first = build_graph(root)
+    index_file = index_path_for(first.graph_path)
+    before = dict(sqlite3.connect(index_file).execute("SELECT id, rid FROM nodes"))
+    edit_flask(root)
+    second = build_graph(root)
+    assert 0 < second.summary["changed_files"] < second.summary["files"] / 3
+    after = dict(sqlite3.connect(index_file).execute("SELECT id, rid FROM nodes"))
+    assert all(after[n] == before[n] for n in after if n in before)  # updated in place, not rewritten
+    assert "has_any_context" in (root / "skillbox-out" / "graph.html").read_text()  # the child's viewer landed
+
+    graph = load_graph(second.graph_path)
+    fresh = write_index(graph, second.graph_path, tmp_path / "fresh.sqlite")
+    expected = answers(fresh, second.graph_path, graph)
+    got = answers(index_file, second.graph_path, graph)
+    assert [k for k in expected if got.get(k) != expected[k]] == []

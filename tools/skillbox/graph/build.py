@@ -237,6 +237,12 @@ def build_graph(
     else:
         mark = time.perf_counter()
         report("write", 0, 1)
+        index_changes = changed
+        if changed is not None:
+            from skillbox.graph.outputs import index_describes
+
+            if not index_describes(graph_path):
+                index_changes = None  # the query index is of some other graph: written afresh, not updated
         node_spans, link_spans = write_chunks(
             graph_path, [blocks[rel][0] for rel in order] + [ext_nodes], [blocks[rel][1] for rel in order]
         )
@@ -259,7 +265,7 @@ def build_graph(
         graph = from_blocks(parts, {"schema": SCHEMA}, graph_path)
         del fresh
         seconds["load"] = time.perf_counter() - mark
-        seconds.update(write_for_build(graph, graph_path, root, changed=changed).seconds)
+        seconds.update(write_for_build(graph, graph_path, root, changed=index_changes).seconds)
 
     stats = dict(resolver.stats)
     stats["unresolved_refs"] = sum(block[3] for block in blocks.values())
