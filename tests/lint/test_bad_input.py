@@ -37,6 +37,12 @@ def test_json_file(tmp_path):
     assert "no HTML elements" in only_parse_error(data)
 
 
+def test_git_lfs_pointer_says_what_it_is(tmp_path):
+    pointer = b"version https://git-lfs.github.com/spec/v1\noid sha256:" + b"ab" * 32 + b"\nsize 5120\n"
+    _result, data = lint_file(tmp_path, pointer)
+    assert "git lfs pull" in only_parse_error(data)
+
+
 def test_empty_and_whitespace(tmp_path):
     for content in (b"", b"  \n\t\n"):
         _result, data = lint_file(tmp_path, content)

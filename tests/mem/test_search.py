@@ -152,3 +152,59 @@ def test_cli_timeline_marks_the_anchor(home, project_dir):
     result = CliRunner().invoke(cli, ["mem", "timeline", "S1", "--before", "2", "--after", "0"])
     assert result.exit_code == 0
     assert result.stdout.splitlines()[-1].endswith("<- anchor")
+
+
+def test_some_word_hits_fill_only_the_missing_slots(store):
+    every = [add(store, f"Token refresh race number {i}") for i in range(3)]
+    some = [add(store, f"Token cache entry number {i}") for i in range(5)]
+    result = search(store, "refresh token", limit=5)
+    assert [h.match for h in result.hits] == ["all"] * 3 + ["any"] * 2
+    assert set(refs(result)[:3]) == {f"#{i}" for i in every}
+    assert set(refs(result)[3:]) <= {f"#{i}" for i in some}
+    assert len(set(refs(result))) == 5
+    # Each group is in bm25 order (lower is better), across record kinds alike.
+    for group in (result.hits[:3], result.hits[3:]):
+        assert [h.score for h in group] == sorted(h.score for h in group)
+
+
+def test_no_some_word_hits_when_every_word_fills_the_page(store):
+    for i in range(4):
+        add(store, f"Token refresh race number {i}")
+    add(store, "Token cache entry")
+    result = search(store, "refresh token", limit=3)
+    assert [h.match for h in result.hits] == ["all"] * 3
+
+
+def test_a_page_lists_each_record_once(store):
+    ids = [add(store, f"Refresh the token store, pass {i}", narrative="token token refresh") for i in range(6)]
+    ids += [add(store, f"Token only, pass {i}") for i in range(6)]
+    result = search(store, "token refresh", limit=50)
+    assert sorted(refs(result)) == sorted(f"#{i}" for i in ids)
+
+
+def test_a_selective_filter_reaches_past_the_newest_matches(store, monkeypatch):
+    monkeypatch.setattr("skillbox.mem.search.RANK_WINDOW", 3)
+    old = add(store, "Cache eviction in the beta project", project="beta")
+    for i in range(8):
+        add(store, f"Cache warmup step {i}", project="alpha")
+    assert refs(search(store, "cache", Filters(project="beta"))) == [f"#{old}"]
+    assert refs(search(store, "cache", Filters(file="nowhere.py"))) == []
+
+
+def test_a_page_larger_than_the_rank_window_keeps_every_full_match_first(store, monkeypatch):
+    monkeypatch.setattr("skillbox.mem.search.RANK_WINDOW", 3)
+    every = [add(store, f"Token refresh race number {i}") for i in range(6)]
+    add(store, "Token cache entry")
+    result = search(store, "refresh token", limit=7)
+    assert set(refs(result)[:6]) == {f"#{i}" for i in every}
+    assert [h.match for h in result.hits] == ["all"] * 6 + ["any"]
+
+
+def test_many_shown_ids_are_still_excluded(store, monkeypatch):
+    monkeypatch.setattr("skillbox.mem.search.MAX_SQL_EXCLUDE", 2)
+    every = [add(store, f"Token refresh race number {i}") for i in range(4)]
+    some = [add(store, f"Token cache entry number {i}") for i in range(3)]
+    result = search(store, "refresh token", limit=6)
+    assert set(refs(result)[:4]) == {f"#{i}" for i in every}
+    assert set(refs(result)[4:]) <= {f"#{i}" for i in some}
+    assert len(set(refs(result))) == 6

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import sys
 
-# argv prefix -> "module:function(argv_rest) -> int". Checked before click is imported.
+# argv prefix -> "module:function(argv_rest) -> int | None". Checked before click is imported; a function that
+# returns None leaves the arguments to click (help text, unusual forms, error reporting).
 FAST_PATHS: dict[tuple[str, ...], str] = {
     ("mem", "hook"): "skillbox.mem.hook:main",
+    ("mem", "search"): "skillbox.cli.mem_search_fast:main",
 }
 
 
@@ -23,7 +25,10 @@ def main(argv: list[str] | None = None) -> None:
             import importlib
 
             module_name, function = target.split(":")
-            sys.exit(getattr(importlib.import_module(module_name), function)(args[len(prefix) :]))
+            code = getattr(importlib.import_module(module_name), function)(args[len(prefix) :])
+            if code is not None:
+                sys.exit(code)
+            break
 
     from skillbox.cli.root import cli
 

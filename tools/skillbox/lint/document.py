@@ -239,6 +239,11 @@ def parse_document(source: bytes, path: str = "<string>", *, is_subcomposition: 
     if not text.strip():
         doc.parse_error = "empty file"
         return doc
+    if text.startswith("version https://git-lfs.github.com/spec/"):
+        # A clone without `git lfs pull` leaves three pointer lines where the composition should be; linting them
+        # as HTML would report a missing root, which sends the author to fix markup that is not there.
+        doc.parse_error = "Git LFS pointer, not the composition itself: fetch the file with `git lfs pull`"
+        return doc
     tree = _parse_bounded(source)
     if tree is None:
         budget = parse_budget(len(source))

@@ -35,9 +35,11 @@ KIND_ALIASES = {
     "prompts": "prompt",
 }
 # Broad queries match tens of thousands of rows, and bm25 costs a B-tree lookup per match. Only the newest
-# RANK_WINDOW matches of each kind are ranked (memory favours recent work); a filtered search that finds too few
-# hits inside the window is re-run over every match.
+# RANK_WINDOW matches of each kind that pass the filters are ranked (memory favours recent work), so the cost stays
+# flat as memory grows; a selective filter walks further back until it has that many.
 RANK_WINDOW = 300
+# Ids already shown are excluded inside SQL up to this many (SQLite caps bound parameters); beyond it, in Python.
+MAX_SQL_EXCLUDE = 500
 _TERM = re.compile(r"\w+", re.UNICODE)
 _REF = re.compile(r"^\s*(#|S|P)?(\d+)\s*$", re.I)
 _RELATIVE = re.compile(r"^(\d+)\s*([hdwm])$", re.I)
@@ -173,8 +175,28 @@ def _tokens(*parts: str | None) -> int:
     return (sum(len(p or "") for p in parts) + 3) // 4
 
 
-def _kind_sql(kind: str, filters: Filters) -> tuple[str, str, list] | None:
-    """(SELECT ... FROM ... JOIN, WHERE clauses, params) for one record kind, or None when filters exclude it."""
+class _KindQuery:
+    """The SQL pieces for one record kind under some filters; `None` from `_kind_query` when filters exclude it.
+
+    A plain class, not a dataclass: each dataclass adds ~1 ms to every `skillbox mem search` process start.
+    """
+
+    __slots__ = ("alias", "joins", "params", "select", "table", "where")
+
+    def __init__(self, table: str, alias: str, select: str, joins: str, where: list[str], params: list):
+        self.table = table  # base table, also the stem of its FTS5 index `<table>_fts`
+        self.alias = alias
+        self.select = select  # the compact-index columns: kind, id, created_at, type, title, project, chars
+        self.joins = joins  # tables the select or the filters need besides the base table
+        self.where = where
+        self.params = params
+
+    @property
+    def source(self) -> str:
+        return f"{self.table} {self.alias}{self.joins}"
+
+
+def _kind_query(kind: str, filters: Filters) -> _KindQuery | None:
     where: list[str] = []
     params: list = []
     if kind == "observation":
@@ -182,7 +204,7 @@ def _kind_sql(kind: str, filters: Filters) -> tuple[str, str, list] | None:
             "SELECT 'observation' AS kind, o.id, o.created_at, o.type, o.title, o.project, "
             "length(o.title) + length(o.subtitle) + length(o.narrative) + length(o.facts) AS chars"
         )
-        table, alias = "observations", "o"
+        table, alias, joins = "observations", "o", ""
         if filters.obs_types:
             where.append(f"o.type IN ({','.join('?' * len(filters.obs_types))})")
             params += list(filters.obs_types)
@@ -193,7 +215,6 @@ def _kind_sql(kind: str, filters: Filters) -> tuple[str, str, list] | None:
             where.append("(o.files_read LIKE ? OR o.files_modified LIKE ?)")
             params += [f"%{filters.file}%"] * 2
         project_col = "o.project"
-        join = ""
     elif kind == "summary":
         if filters.obs_types or filters.concept:
             return None
@@ -204,7 +225,7 @@ def _kind_sql(kind: str, filters: Filters) -> tuple[str, str, list] | None:
             "+ length(s.completed) + length(s.next_steps) AS chars"
         )
         table, alias = "summaries", "s"
-        join = " LEFT JOIN prompts p ON p.session_id = s.session_id AND p.prompt_number = s.prompt_number"
+        joins = " LEFT JOIN prompts p ON p.session_id = s.session_id AND p.prompt_number = s.prompt_number"
         if filters.file:
             where.append("(s.files_read LIKE ? OR s.files_edited LIKE ?)")
             params += [f"%{filters.file}%"] * 2
@@ -217,7 +238,7 @@ def _kind_sql(kind: str, filters: Filters) -> tuple[str, str, list] | None:
             "ss.project AS project, length(p.prompt_text) AS chars"
         )
         table, alias = "prompts", "p"
-        join = " JOIN sessions ss ON ss.session_id = p.session_id"
+        joins = " JOIN sessions ss ON ss.session_id = p.session_id"
         where.append("p.private = 0")
         project_col = "ss.project"
     if filters.project:
@@ -229,34 +250,48 @@ def _kind_sql(kind: str, filters: Filters) -> tuple[str, str, list] | None:
     if filters.until:
         where.append(f"{alias}.created_at <= ?")
         params.append(filters.until)
-    return f"{select} FROM {table} {alias}{join}", " AND ".join(where), params
+    return _KindQuery(table, alias, select, joins, where, params)
 
 
-def _ranked(store: Store, kind: str, filters: Filters, expression: str, limit: int) -> list:
-    """The best `limit` rows of one kind for an FTS expression, ranked by weighted bm25 (see RANK_WINDOW)."""
-    sql = _kind_sql(kind, filters)
-    if sql is None:
+def _ranked(
+    store: Store, kind: str, filters: Filters, expression: str, limit: int, exclude: list[int] | tuple = ()
+) -> list:
+    """The best `limit` rows of one kind for an FTS expression, ranked by weighted bm25 (see RANK_WINDOW).
+
+    One statement, so FTS5 expands the prefix term and counts each term's documents (bm25's IDF) once: the inner
+    query walks the matches newest first, keeps the first RANK_WINDOW that pass the filters and are not in
+    `exclude` (ids already shown), and scores only those; the outer one orders them and reads the display columns
+    of the best `limit`. The window is never smaller than `limit`, so a large page still gets its full share.
+    """
+    q = _kind_query(kind, filters)
+    if q is None:
         return []
-    base, where, params = sql
-    table = {"observation": "observations", "summary": "summaries", "prompt": "prompts"}[kind]
-    alias = base.split(" FROM ")[1].split()[1]
-    base = base.replace(" FROM ", ", f.rank AS score FROM ", 1)
-    base = base.replace(
-        f" FROM {table} {alias}", f" FROM {table}_fts f JOIN {table} {alias} ON {alias}.id = f.rowid", 1
+    fts = f"{q.table}_fts"
+    where = [f"{fts} MATCH ?", *q.where]
+    params: list = [expression, *q.params]
+    wanted = limit
+    if len(exclude) > MAX_SQL_EXCLUDE:
+        wanted = limit + len(exclude)
+    elif exclude:
+        where.append(f"{fts}.rowid NOT IN ({','.join('?' * len(exclude))})")
+        params += list(exclude)
+        exclude = ()
+    # The filters need the base table (and its joins); an unfiltered window is read from the FTS index alone.
+    # CROSS JOIN pins the FTS index as the outer loop, so matches stream newest first and the LIMIT stops early.
+    source = f"{fts} CROSS JOIN {q.table} {q.alias} ON {q.alias}.id = {fts}.rowid{q.joins}" if q.where else fts
+    window = (
+        f"SELECT {fts}.rowid AS id, {fts}.rank AS score FROM {source} WHERE {' AND '.join(where)} "
+        f"ORDER BY {fts}.rowid DESC LIMIT ?"
     )
-    clause = f"{table}_fts MATCH ?" + (f" AND {where}" if where else "")
-    threshold = store.conn.execute(
-        f"SELECT rowid FROM {table}_fts WHERE {table}_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?",
-        (expression, RANK_WINDOW - 1),
-    ).fetchone()
-    if threshold is not None:
-        rows = store.conn.execute(
-            f"{base} WHERE {clause} AND f.rowid >= ? ORDER BY f.rank LIMIT ?",
-            [expression, *params, threshold[0], limit],
-        ).fetchall()
-        if len(rows) >= limit or not where:
-            return rows
-    return store.conn.execute(f"{base} WHERE {clause} ORDER BY f.rank LIMIT ?", [expression, *params, limit]).fetchall()
+    sql = (
+        f"{q.select}, w.score AS score FROM ({window}) w JOIN {q.table} {q.alias} ON {q.alias}.id = w.id{q.joins} "
+        "ORDER BY w.score, w.id DESC LIMIT ?"
+    )
+    rows = store.conn.execute(sql, [*params, max(RANK_WINDOW, wanted), wanted]).fetchall()
+    if exclude:
+        skip = set(exclude)
+        rows = [row for row in rows if row["id"] not in skip][:limit]
+    return rows
 
 
 def _row_hit(row, match: str) -> Hit:
@@ -286,35 +321,33 @@ def search(store: Store, query: str = "", filters: Filters | None = None, *, lim
             raise UsageError(f"nothing to search for in {query!r}", hint="use words or numbers")
         rows = []
         for kind in filters.kinds:
-            sql = _kind_sql(kind, filters)
-            if sql is None:
+            q = _kind_query(kind, filters)
+            if q is None:
                 continue
-            base, where, params = sql
-            alias = base.split(" FROM ")[1].split()[1]
+            where = f" WHERE {' AND '.join(q.where)}" if q.where else ""
             rows += store.conn.execute(
-                f"{base}{' WHERE ' + where if where else ''} ORDER BY {alias}.created_at DESC LIMIT ?",
-                [*params, limit],
+                f"{q.select} FROM {q.source}{where} ORDER BY {q.alias}.created_at DESC LIMIT ?", [*q.params, limit]
             ).fetchall()
         rows.sort(key=lambda r: (r["created_at"], r["id"]), reverse=True)
         result.hits = [_row_hit(r, "") for r in rows[:limit]]
         return result
 
-    seen: set[tuple[str, int]] = set()
+    # Rows with every term first; only if they leave the page short, rows with some term fill the missing slots.
+    # A row's bm25 is the same under AND and OR (it sums over the query's terms), so the two groups rank alike.
+    shown: dict[str, list[int]] = {}
     modes = [("all", "AND")] + ([("any", "OR")] if len(terms) > 1 else [])
     for mode, operator in modes:
+        missing = limit - len(result.hits)
         expression = match_expression(terms, operator)
         rows = []
         for kind in filters.kinds:
-            rows += _ranked(store, kind, filters, expression, limit + len(seen))
+            rows += _ranked(store, kind, filters, expression, missing, shown.get(kind, ()))
         rows.sort(key=lambda r: r["score"])
-        for row in rows:
-            key = (row["kind"], row["id"])
-            if key in seen:
-                continue
-            seen.add(key)
+        for row in rows[:missing]:
+            shown.setdefault(row["kind"], []).append(row["id"])
             result.hits.append(_row_hit(row, mode))
-            if len(result.hits) >= limit:
-                return result
+        if len(result.hits) >= limit:
+            break
     return result
 
 

@@ -20,7 +20,13 @@ CAPTION_CONTAINER = re.compile(r"[.#]caption[-_]?(?:group|container|text|line)\b
 
 
 def _caption_selector(selector: str) -> bool:
-    return bool(CAPTION_NAME.search(selector))
+    """Does the rule style a caption element? Judged on each selector's subject (its last compound): a scope such
+    as `[data-composition-id="captions"] .word` names the composition, not the element styled."""
+    for part in selector.split(","):
+        compounds = re.split(r"\s*[>+~]\s*|\s+", part.strip())
+        if compounds and CAPTION_NAME.search(compounds[-1]):
+            return True
+    return False
 
 
 def _is_caption_doc(doc: Document) -> bool:
@@ -138,6 +144,17 @@ def _looks_like_caption(element: Element) -> bool:
     return bool(CAPTION_NAME.search(element.attrs.get("id", "") + " " + element.attrs.get("class", "")))
 
 
+def _caption_track(element: Element) -> bool:
+    """A caption track: a host mounting a captions composition (named so in its id, class, composition id or
+    source file), or an element named caption that holds caption-named groups or words. A lone timed label that
+    happens to be called "caption" (a figure caption such as "FOOTAGE") is not a caption track."""
+    attrs = element.attrs
+    if "data-composition-src" in attrs or "data-composition-id" in attrs:
+        names = " ".join(attrs.get(a, "") for a in ("id", "class", "data-composition-id", "data-composition-src"))
+        return bool(CAPTION_NAME.search(names))
+    return _looks_like_caption(element) and any(_looks_like_caption(d) for d in element.descendants())
+
+
 @rule(
     "caption_track_kind_missing",
     "warning",
@@ -154,7 +171,7 @@ def caption_track_kind_missing(doc: Document):
     for element in doc.elements:
         if (
             "data-track-index" in element.attrs
-            and _looks_like_caption(element)
+            and _caption_track(element)
             and element.attrs.get("data-track-kind") != "captions"
             and not any(a.attrs.get("data-track-kind") == "captions" for a in element.ancestors())
         ):
@@ -210,20 +227,49 @@ def caption_textshadow_on_group_container(doc: Document):
                     break
 
 
+LOOP_NODES = {"for_statement", "for_in_statement", "while_statement", "do_statement"}
+LOOP_CALLEES = {"forEach", "map", "each"}
+FUNCTION_NODES = {"arrow_function", "function_expression", "function"}
+
+
+def _in_loop(node) -> bool:
+    """Is this syntax node run once per item (a for/while body, or a forEach/map callback)?"""
+    current = node
+    while current is not None:
+        if current.type in LOOP_NODES:
+            return True
+        parent = current.parent
+        if current.type in FUNCTION_NODES and parent is not None and parent.type == "arguments":
+            call = parent.parent
+            callee = call.child_by_field_name("function") if call is not None else None
+            if callee is not None and callee.type == "member_expression":
+                prop = callee.child_by_field_name("property")
+                if prop is not None and prop.text.decode("utf-8", "replace") in LOOP_CALLEES:
+                    return True
+        current = parent
+    return False
+
+
+EXIT_LOOP = """const groups = [{ el: "#captions", end: 4 }];
+groups.forEach((group) => {
+  tl.to(group.el, { opacity: 0, duration: 0.2 }, group.end - 0.2);%s
+});"""
+
+
 @rule(
     "caption_exit_missing_hard_kill",
     "error",
     G,
-    summary="A caption group fades out with tl.to(opacity: 0) but is never hard-hidden with tl.set.",
-    explanation="Seeking lands between frames; a fade alone leaves a ghost at opacity 0.02 or, after a backwards "
-    "seek, the group visible under the next one. Follow the fade with a zero-duration tl.set(group, "
-    "{opacity: 0}, end) so every seek past the end lands on an exact state.",
-    bad=comp(TRACK, js=TRACK_IN + '\ntl.to("#captions", { opacity: 0, duration: 0.2 }, 3.8);'),
-    good=comp(
-        TRACK,
-        js=TRACK_IN + '\ntl.to("#captions", { opacity: 0, duration: 0.2 }, 3.8);\n'
-        'tl.set("#captions", { opacity: 0 }, 4);',
-    ),
+    summary="Caption groups generated in a loop fade out with tl.to(opacity: 0) but are never hard-hidden with tl.set.",
+    explanation="""
+A caption track built in a loop writes, per group, an exit fade next to the word-level (karaoke) tweens of the same
+group. Where those tweens meet on one element, the exit loses: an `overwrite` kills its overlapping part, or a later
+word tween re-reveals the group, and the caption stays on screen into the next one. A zero-duration
+`tl.set(group, { opacity: 0 }, group.end)` after the fade is an exact state that every seek past the end lands on.
+A single hand-written fade (no loop) is not reported: nothing generated competes with it.
+""",
+    bad=comp(TRACK, js=TRACK_IN + "\n" + EXIT_LOOP % ""),
+    good=comp(TRACK, js=TRACK_IN + "\n" + EXIT_LOOP % "\n  tl.set(group.el, { opacity: 0 }, group.end);"),
     fix_hint='Add tl.set(group, { opacity: 0 }, groupEnd) after the fade (plus visibility: "hidden" only on '
     "groups that are not .clip elements, see gsap_animates_clip_element).",
     peer=True,
@@ -235,7 +281,7 @@ def caption_exit_missing_hard_kill(doc: Document):
     for call in doc.gsap_calls:
         opacity = (call.vars or {}).get("opacity")
         visibility = (call.vars or {}).get("visibility")
-        if call.method == "to" and opacity is not None and opacity.literal in (0, 0.0, "0"):
+        if call.method == "to" and opacity is not None and opacity.literal in (0, 0.0, "0") and _in_loop(opacity.node):
             exits.append(call)
         if call.method == "set" and (
             (opacity is not None and opacity.literal in (0, 0.0, "0"))

@@ -8,6 +8,7 @@ import re
 
 from skillbox.lint.css import css_urls, selector_matches
 from skillbox.lint.document import Document, Element
+from skillbox.lint.linked import registers_in_linked_script
 from skillbox.lint.registry import Edit, Hit, rule
 from skillbox.lint.samples import SUB, comp, composition, raw
 from skillbox.lint.timing import (
@@ -269,7 +270,15 @@ def _track_clips(doc: Document):
 def timeline_track_too_dense(doc: Document):
     for (_scope, track), clips in _track_clips(doc).items():
         visual = [
-            c for c in clips if c.tag not in ("audio", "video") and "data-start" in c.attrs and not _is_caption_cue(c)
+            c
+            for c in clips
+            if c.tag not in ("audio", "video")
+            and "data-start" in c.attrs
+            and not _is_caption_cue(c)
+            # A scene that is already its own composition (inline or mounted) is the grouping this rule asks
+            # for: a deck of sequential scenes on one track is the intended shape, not a dense track.
+            and "data-composition-id" not in c.attrs
+            and "data-composition-src" not in c.attrs
         ]
         if len(visual) > 3:
             yield Hit(visual[3].start, f"{len(visual)} timed elements on data-track-index={track}", visual[3])
@@ -632,6 +641,8 @@ def missing_data_no_timeline(doc: Document):
         return  # an init (`window.__timelines = window.__timelines || {}`) alone registers nothing
     if any("__timelines" in s.text for s in doc.scripts if s.model is None and s.src is None):
         return
+    if registers_in_linked_script(doc):
+        return
     yield Hit(root.start, f"{root.label()} registers no timeline and has no data-no-timeline", root, fix=root)
 
 
@@ -718,11 +729,20 @@ def composition_file_too_large(doc: Document):
 
 def _stacking_context(doc: Document, element: Element) -> bool:
     """Does the element create a stacking context (so a negative z-index child paints above its background)?"""
-    for _sel, decl in _declarations(doc, element):
-        name, value = decl.name, decl.value.strip().lower()
-        if (name == "isolation" and value == "isolate") or (name == "z-index" and value != "auto"):
+    declared = {d.name: d.value.strip().lower() for _sel, d in _declarations(doc, element)}
+    position = declared.get("position", "static")
+    if position in ("fixed", "sticky"):
+        return True
+    if declared.get("z-index", "auto") != "auto" and (position != "static" or _flex_or_grid_item(doc, element)):
+        return True  # z-index alone does nothing on a static box that is not a flex/grid item
+    for name, value in declared.items():
+        if name == "isolation" and value == "isolate":
             return True
-        if name in ("transform", "filter") and value != "none":
+        if name in ("mix-blend-mode",) and value != "normal":
+            return True
+        if name in ("clip-path", "mask", "mask-image", "-webkit-mask-image", "perspective") and value != "none":
+            return True
+        if name in ("transform", "filter", "backdrop-filter", "-webkit-backdrop-filter") and value != "none":
             return True
         if name == "opacity" and number(value) is not None and number(value) < 1:
             return True
@@ -731,6 +751,14 @@ def _stacking_context(doc: Document, element: Element) -> bool:
         if name == "will-change" and value not in ("auto", ""):
             return True
     return False
+
+
+def _flex_or_grid_item(doc: Document, element: Element) -> bool:
+    parent = element.parent
+    if parent is None:
+        return False
+    display = {d.name: d.value.strip().lower() for _sel, d in _declarations(doc, parent)}.get("display", "")
+    return display in ("flex", "inline-flex", "grid", "inline-grid")
 
 
 def _declarations(doc: Document, element: Element):
@@ -745,7 +773,10 @@ def _declarations(doc: Document, element: Element):
     G,
     summary="z-index below 0 without a stacking context on the parent: the element hides behind the root.",
     explanation="A negative z-index paints under the nearest stacking context's background — usually the root's "
-    "background colour — so the element is invisible.",
+    "background colour — so the element is invisible. A parent that creates a stacking context (isolation: "
+    "isolate, transform, filter, opacity below 1, a z-index on a positioned box, position fixed/sticky, "
+    "clip-path, masks, blend modes, contain: paint, will-change) keeps the child above that parent's background, "
+    "however the rule that gives it is written (a scoped `[data-composition-id] .cls` selector counts too).",
     bad=comp('<div id="bg"></div>', css="#bg { position: absolute; z-index: -1; }"),
     good=comp('<div id="bg"></div>', css="#root { isolation: isolate; }\n#bg { position: absolute; z-index: -1; }"),
     fix_hint="Add isolation: isolate to the parent (or use z-index >= 0).",

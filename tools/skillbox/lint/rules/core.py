@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from skillbox.lint.document import COMPOSITION_MARKERS, Document
+from skillbox.lint.linked import linked_script_models
 from skillbox.lint.registry import Edit, Hit, rule
 from skillbox.lint.samples import HOST, SUB, comp, composition, project, raw
 
@@ -84,8 +85,10 @@ def root_missing_dimensions(doc: Document):
 
 
 def _registry_used(doc: Document) -> bool:
-    return any(m.registrations or m.registry_inits for m in doc.script_models) or any(
-        "__timelines" in s.text for s in doc.scripts if s.model is None and s.src is None
+    return (
+        any(m.registrations or m.registry_inits for m in doc.script_models)
+        or any("__timelines" in s.text for s in doc.scripts if s.model is None and s.src is None)
+        or any(m.registrations or m.registry_inits for m in linked_script_models(doc))
     )
 
 

@@ -200,6 +200,24 @@ def multiple_root_compositions(project_):
         yield Hit(0, f"root-level compositions besides index.html: {', '.join(others)}")
 
 
+REFERENCE_EXT = {".html", ".htm", ".js", ".mjs", ".json", ".css"}
+
+
+def _unreferenced(root: Path, files: list[Path]) -> list[Path]:
+    """Audio files no page, script or manifest of the project names. A file another page plays (a presenter demo
+    with `new Audio("sfx/advance.mp3")`) is in use, just not on the render timeline; it is not a forgotten track."""
+    texts = []
+    for path in root.rglob("*"):
+        if path.suffix.lower() in REFERENCE_EXT and "node_modules" not in path.parts and path.is_file():
+            try:
+                if path.stat().st_size <= 4 * 1024 * 1024:
+                    texts.append(path.read_bytes().decode("utf-8", "replace"))
+            except OSError:
+                continue
+    corpus = "\n".join(texts)
+    return [p for p in files if p.relative_to(root).as_posix() not in corpus and p.name not in corpus]
+
+
 @rule(
     "audio_file_without_element",
     "warning",
@@ -223,6 +241,8 @@ def audio_file_without_element(project_):
     files = sorted(
         p for p in project_.root.rglob("*") if p.suffix.lower() in AUDIO_EXT and "node_modules" not in p.parts
     )
+    if files:
+        files = _unreferenced(project_.root, files)
     if files:
         names = ", ".join(str(p.relative_to(project_.root)) for p in files[:3])
         yield Hit(0, f"audio files but no <audio> element: {names}")
@@ -258,7 +278,12 @@ def blank_root_with_standalone_composition(project_):
     "warning",
     G,
     summary="Two audible clips (<audio>, or <video> that is not muted) overlap in time on one data-track-index.",
-    explanation="Audio on one track is meant to play one clip at a time; overlaps double the sound or get cut.",
+    explanation="""
+Audio on one track is meant to play one clip at a time; overlaps double the sound or get cut. Clips are compared
+within one composition: a sub-composition's tracks are lanes of its own timeline (the whole sub-composition sits
+on one track of its host), and the renderer mixes every audible clip whatever its track, so a sound effect in a
+scene over the host's music is intended layering, not a clash.
+""",
     bad=comp(
         AUDIO + '\n<audio id="music2" src="assets/music.mp3" data-start="2" data-duration="2" '
         'data-track-index="3"></audio>',
