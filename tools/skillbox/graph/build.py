@@ -79,6 +79,18 @@ def build_graph(
     jobs: int | None = None,
     progress: Progress | None = None,
 ) -> BuildResult:
+    """Build (or bring up to date) the graph of `root`; see the module docstring for the incremental paths.
+
+    The cyclic garbage collector is paused for the whole build: records, resolver tables and the graph are
+    hundreds of thousands of containers without cycles, and each collection would walk them all again (on
+    Django ~1 s of a cold build, ~0.5 s of loading the graph for the use side)."""
+    from skillbox.graph.gc_pause import gc_paused
+
+    with gc_paused():
+        return _build_graph(root, out_dir, force, max_bytes=max_bytes, jobs=jobs, progress=progress)
+
+
+def _build_graph(root, out_dir, force, *, max_bytes, jobs, progress) -> BuildResult:
     root, out = resolve_paths(root, out_dir)
     report = progress or (lambda stage, done, total: None)
     started = time.perf_counter()

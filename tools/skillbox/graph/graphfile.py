@@ -197,8 +197,11 @@ def load_graph(graph: str | Path | None = None) -> CodeGraph:
     path = resolve_graph_path(graph)
     if not path.is_file():
         raise NotFoundError(f"no graph at {path}: run `skillbox graph build` first (or pass --graph FILE)")
-    try:
-        data = orjson.loads(path.read_bytes())
-    except (OSError, ValueError) as err:
-        raise InvalidInputError(f"cannot read {path}: {err}") from None
-    return from_node_link(data, path)
+    from skillbox.graph.gc_pause import gc_paused
+
+    with gc_paused():  # ~500k new containers, no cycles: collections during the load only cost time
+        try:
+            data = orjson.loads(path.read_bytes())
+        except (OSError, ValueError) as err:
+            raise InvalidInputError(f"cannot read {path}: {err}") from None
+        return from_node_link(data, path)
