@@ -14,8 +14,19 @@ from skillbox.graph.graphfile import from_node_link, note_text
 from skillbox.graph.viewer.render import render_html, viewer_data, write_html
 
 
+def _ids(bulk: dict) -> list[str]:
+    """Node ids as the page rebuilds them: relative to the node's file, except where sent whole."""
+    cols, raw = bulk["nodes"], set(bulk["nodes"]["id_raw_at"])
+    return [
+        local if i in raw else (bulk["files"][cols["file"][i]] + (f"::{local}" if local else ""))
+        for i, local in enumerate(cols["id"])
+    ]
+
+
 def _check_payload(graph, partition, data) -> None:
-    cols = data["nodes"]
+    assert data["counts"] == {"nodes": len(graph.nodes), "edges": len(graph.edges), "files": len(data["bulk"]["files"])}
+    data = {**data, **data["bulk"]}
+    cols = {**data["nodes"], "id": _ids(data["bulk"])}
     n = len(graph.nodes)
     assert sorted(cols["id"]) == sorted(graph.nodes)
     assert all(len(cols[k]) == n for k in ("id", "name", "kind", "file", "line", "community", "x", "y", "degree"))
@@ -58,11 +69,22 @@ def test_payload_columns_match_the_graph():
     partition = detect_communities(graph)
     data = viewer_data(graph, partition)
     _check_payload(graph, partition, data)
-    # members of a community are numbered together, each file's node first, then its symbols by line
-    cols = data["nodes"]
-    for c in partition.communities:
-        at = sorted(cols["id"].index(m) for m in c.members)
-        assert at == list(range(at[0], at[0] + len(at)))
+    cols = {**data["bulk"]["nodes"], "id": _ids(data["bulk"])}
+    assert cols["id"] == list(graph.nodes)  # graph order: edges index it directly
+    assert len(data["bulk"]["nodes"]["id_raw_at"]) < len(graph.nodes) / 10  # most ids travel without their file
+    # each file node sits at the centre of its file's symbols: the first point of the file's sunflower
+    at = {node_id: i for i, node_id in enumerate(cols["id"])}
+    for node_id, node in graph.nodes.items():
+        if node.get("kind") == "file":
+            symbols = [at[m] for m, n in graph.nodes.items() if n.get("file") == node_id and m != node_id]
+            if symbols:
+                i = at[node_id]
+                centre = (
+                    sum(cols["x"][j] for j in symbols) / len(symbols),
+                    sum(cols["y"][j] for j in symbols) / len(symbols),
+                )
+                spread = max(math.hypot(cols["x"][j] - cols["x"][i], cols["y"][j] - cols["y"][i]) for j in symbols)
+                assert math.hypot(centre[0] - cols["x"][i], centre[1] - cols["y"][i]) <= spread
     assert viewer_data(graph, partition) == data  # deterministic
 
 
@@ -76,12 +98,12 @@ def test_partition_gaps_and_stale_members_are_tolerated():
         ]
     )
     data = viewer_data(graph, partition)
-    assert "gone.py::removed" not in data["nodes"]["id"]
+    assert "gone.py::removed" not in _ids(data["bulk"])
     real = Partition(
         [Community(id=3, members=ids[:5], label="three"), Community(id=7, members=[ids[5], ids[6]], label="seven")]
     )
     _check_payload(graph, real, data)
-    assert Counter(data["nodes"]["community"])[-1] == len(ids) - 7
+    assert Counter(data["bulk"]["nodes"]["community"])[-1] == len(ids) - 7
 
 
 def test_embedded_json_cannot_break_out_and_reads_back(tmp_path):
@@ -93,15 +115,16 @@ def test_embedded_json_cannot_break_out_and_reads_back(tmp_path):
     partition = detect_communities(graph)
     html = render_html(graph, partition, title="<Title & co>")
     assert "<title>&lt;Title &amp; co&gt;</title>" in html
-    start = html.index('<script type="application/json" id="graph-data">') + len(
-        '<script type="application/json" id="graph-data">'
-    )
-    block = html[start : html.index("</script>", start)]
-    for forbidden in ("<", ">", "&", "\u2028", "\u2029"):
-        assert forbidden not in block
-    data = json.loads(block)
-    names = data["nodes"]["name"]
+    blocks = {}
+    for name in ("graph-data", "graph-bulk"):
+        opening = f'<script type="application/json" id="{name}">'
+        start = html.index(opening) + len(opening)
+        blocks[name] = html[start : html.index("</script>", start)]
+        for forbidden in ("<", ">", "&", "\u2028", "\u2029"):
+            assert forbidden not in blocks[name]
+    names = json.loads(blocks["graph-bulk"])["nodes"]["name"]
     assert nasty in names and HOSTILE in names
-    assert html.count("</script>") == 2
+    assert json.loads(blocks["graph-data"])["communities"]
+    assert html.count("</script>") == 3
     written = write_html(graph, partition, tmp_path / "graph.html", title="<Title & co>")
     assert written.read_text(encoding="utf-8") == html

@@ -15,9 +15,10 @@ import functools
 import heapq
 from collections import Counter, defaultdict, deque
 from itertools import compress, repeat
-from operator import add, and_, is_not, itemgetter, mul, ne, not_
+from operator import and_, itemgetter, le, ne, not_
 
 from skillbox.graph.cluster import Partition
+from skillbox.graph.columns import graph_columns
 from skillbox.graph.gc_pause import gc_paused
 from skillbox.graph.graphfile import STRUCTURE_RELATIONS, CodeGraph, Edge, is_test_path
 
@@ -35,7 +36,6 @@ LANGUAGE_BY_SUFFIX = {
 }  # fmt: skip
 _SOURCE, _TARGET, _RELATION, _CONFIDENCE = (itemgetter(i) for i in range(4))
 _FIRST = itemgetter(0)
-_known = functools.partial(is_not, None)
 
 
 def _name(node: dict) -> str:
@@ -62,40 +62,32 @@ class ReportData:
     """The numbers behind the report, computed once (tests and the MCP server read them too).
 
     Django's graph has 160k edges, and a Python loop that touches each edge a few times costs more than the whole
-    report may. So each edge endpoint is looked up once, turning the edges into integer columns (source index,
-    target index, relation-and-confidence code); everything else is list indexing and Counter/compress/map passes
-    that run in C. Python-level loops only see the few thousand edges that can matter (surprise candidates, imports)
-    and a few hundred ranked nodes. No pass builds a tuple per edge: a burst of fresh containers would also make the
-    cyclic collector walk the whole loaded graph."""
+    report may. So the edges are read as the integer columns of `skillbox.graph.columns` (source index, target
+    index, relation-and-confidence code; shared with the viewer), and everything here is list indexing and
+    Counter/compress/map passes that run in C. Python-level loops only see the few thousand edges that can matter
+    (surprise candidates, imports) and a few hundred ranked nodes. No pass builds a tuple per edge: a burst of fresh
+    containers would also make the cyclic collector walk the whole loaded graph."""
 
     def __init__(self, graph: CodeGraph, partition: Partition):
         self.graph = graph
         self.partition = partition
-        nodes, edges = graph.nodes, graph.edges
-        # nodes: index i <-> id, with per-node columns
-        self._ids = ids = list(nodes)
-        self._index = index = dict(zip(ids, range(len(ids)), strict=True))
-        self._kinds = [n.get("kind", "?") for n in nodes.values()]
-        files = [n.get("file") for n in nodes.values()]
+        columns = graph_columns(graph)
+        self._ids = ids = columns.ids
+        self._index = columns.index
+        self._kinds = columns.kinds
+        self._src, self._dst, self._pair, self._pairs = columns.src, columns.dst, columns.pair, columns.pairs
+        self._mask = columns.edge_mask
+        self._relation = columns.relation
+        files = columns.files
         self.test_files = {f for f in set(files) if is_test_path(f)}
         self._file_names = [f for f in dict.fromkeys(files) if f]
         file_ids = dict(zip(self._file_names, range(len(self._file_names)), strict=True))
         self._file_of = list(map(file_ids.get, files, repeat(-1)))  # -1: no file
         test_file_ids = {file_ids[f] for f in self.test_files if f}
         self._code_node = list(map(not_, map(test_file_ids.__contains__, self._file_of)))  # not in a test file
-        self._community_of = [-1] * len(ids)
-        for c in partition.communities:  # members gone from the graph are skipped
-            _fill(self._community_of, filter(_known, map(index.get, c.members)), c.id)
-        # edges: source and target indices, and one small int per (relation, confidence) pair
-        self._src = list(map(index.__getitem__, map(_SOURCE, edges)))
-        self._dst = list(map(index.__getitem__, map(_TARGET, edges)))
-        self._relation_names = list(dict.fromkeys(map(_RELATION, edges)))
-        self._confidence_names = list(dict.fromkeys(map(_CONFIDENCE, edges)))
-        width = len(self._confidence_names)
-        relation_ids = map(_ids(self._relation_names).__getitem__, map(_RELATION, edges))
-        confidence_ids = map(_ids(self._confidence_names).__getitem__, map(_CONFIDENCE, edges))
-        self._pair = list(map(add, map(mul, relation_ids, repeat(width)), confidence_ids))
-        self._pairs = [(r, c) for r in self._relation_names for c in self._confidence_names]  # code -> pair
+        self._has_file = list(map(ne, repeat(-1), self._file_of))
+        self._community_of = columns.community_of(partition)
+        self._columns = columns
         # Dependency degree counts edges other than containment, leaves out AMBIGUOUS guesses (one call to
         # `x.append` is not 3 connections) and edges from test code (a test suite is not a dependant).
         is_dependency = self._mask(lambda r, c: r not in STRUCTURE_RELATIONS and c != "AMBIGUOUS")
@@ -106,11 +98,6 @@ class ReportData:
         degree = Counter(compress(dep_src, from_code))
         degree.update(compress(dep_dst, from_code))
         self._degree = _as_list(degree, len(ids))
-
-    def _mask(self, keep) -> list[bool]:
-        """Per edge: does keep(relation, confidence) hold? Decided once per distinct pair, then looked up."""
-        table = [keep(r, c) for r, c in self._pairs]
-        return list(map(table.__getitem__, self._pair))
 
     @functools.cached_property
     def membership(self) -> dict[str, int]:
@@ -168,14 +155,17 @@ class ReportData:
         degree = self._degree
         degrees = list(map(degree.__getitem__, candidates))
         floor = heapq.nlargest(limit, degrees)[-1]
-        contenders = list(compress(candidates, map(floor.__le__, degrees)))
+        contenders = list(compress(candidates, map(le, repeat(floor), degrees)))
         contenders.sort(key=self._ids.__getitem__)
         contenders.sort(key=degree.__getitem__, reverse=True)  # stable, also reversed: ties stay in id order
         return contenders[:limit]
 
+    @functools.cached_property
+    def _symbols(self) -> list[int]:
+        return list(compress(range(len(self._ids)), map(not_, map(NON_SYMBOL_KINDS.__contains__, self._kinds))))
+
     def god_nodes(self, limit: int = 10) -> list[tuple[dict, int]]:
-        symbols = list(compress(range(len(self._ids)), map(not_, map(NON_SYMBOL_KINDS.__contains__, self._kinds))))
-        nodes = self.graph.nodes
+        symbols, nodes = self._symbols, self.graph.nodes
         return [(nodes[self._ids[i]], self._degree[i]) for i in self._top(symbols, limit) if self._degree[i]]
 
     def top_members(self, members: list[str], limit: int = 5) -> list[str]:
@@ -193,34 +183,28 @@ class ReportData:
         in_degrees = sorted(filter(None, self._in))
         return max(10, in_degrees[int(len(in_degrees) * 0.99)] if in_degrees else 0)
 
-    @functools.cached_property
-    def _community_links(self) -> Counter:
-        """Edges from community a to community b (a != b), counted under the int key `(a + 1) * stride + b + 1`
-        (ids shifted by one so that nodes outside the partition count as community -1)."""
-        community_of = self._community_of
-        cs = list(map(community_of.__getitem__, self._src))
-        ct = list(map(community_of.__getitem__, self._dst))
-        crossing = list(map(ne, cs, ct))
-        self._stride = stride = max(community_of, default=0) + 2
-        from_key = map(mul, map(add, compress(cs, crossing), repeat(1)), repeat(stride))
-        return Counter(map(add, from_key, map(add, compress(ct, crossing), repeat(1))))
-
     def _links_between(self, a: int, b: int) -> int:
-        links, stride = self._community_links, self._stride
+        links, stride = self._columns.community_links(self.partition)
         return links[(a + 1) * stride + b + 1] + links[(b + 1) * stride + a + 1]
 
-    def _surprise(self, e: Edge) -> tuple[int, list[str]]:
-        """The stated score of a candidate edge (files differ, source outside tests) and its reasons."""
-        a, b = self._index[e.source], self._index[e.target]
-        fa, fb = self._file_names[self._file_of[a]], self._file_names[self._file_of[b]]
+    @functools.cached_property
+    def _directories(self) -> tuple[list[str], list[str]]:
+        """Per file id: its directory, and that directory's top-level part."""
+        directories = [f.rpartition("/")[0] for f in self._file_names]
+        return directories, [d.partition("/")[0] for d in directories]
+
+    def _score(self, a: int, b: int) -> tuple[int, list[str]]:
+        """The stated score of a candidate edge from node a to node b (files differ, source outside tests), with
+        its reasons."""
+        directory, top = self._directories
+        fa, fb = self._file_of[a], self._file_of[b]
         ca, cb = self._community_of[a], self._community_of[b]
-        da, db = fa.rpartition("/")[0], fb.rpartition("/")[0]
         reasons = []
         score = 0
-        if da.partition("/")[0] != db.partition("/")[0]:
+        if top[fa] != top[fb]:
             score += 2
             reasons.append("different top-level directory")
-        elif da != db:
+        elif directory[fa] != directory[fb]:
             score += 1
             reasons.append("different directory")
         if ca != cb:
@@ -234,31 +218,36 @@ class ReportData:
             reasons.append("but the target is widely used")
         return score, reasons
 
+    def _surprise(self, e: Edge) -> tuple[int, list[str]]:
+        return self._score(self._index[e.source], self._index[e.target])
+
     @functools.cached_property
     def _all_surprising(self) -> list[tuple[tuple, int, Edge]]:
         """(sort key, score, edge) for every edge scoring >= 2, best first; the first edge per (source, target,
         relation) in graph order stands for its duplicates."""
         # INFERRED edges qualify with a score >= 0.8, checked below on the few that get that far
         wanted = self._mask(lambda r, c: r in SURPRISE_RELATIONS and c in ("EXTRACTED", "INFERRED"))
+        at = compress(range(len(self._src)), wanted)
         src = list(compress(self._src, wanted))
         dst = list(compress(self._dst, wanted))
-        file_of, code_node = self._file_of, self._code_node
-        fa = list(map(file_of.__getitem__, src))
-        fb = list(map(file_of.__getitem__, dst))
-        # between two different files, both known, from outside tests
-        keep = map(and_, map(ne, fa, fb), map(and_, map(code_node.__getitem__, src), map((-1).__lt__, fa)))
-        keep = map(and_, keep, map((-1).__lt__, fb))
-        edges = self.graph.edges
+        file_of, code_node, has_file = self._file_of, self._code_node, self._has_file
+        # most calls stay inside their file: drop those first, then keep edges between two known files whose source
+        # is outside tests
+        crossing = list(map(ne, map(file_of.__getitem__, src), map(file_of.__getitem__, dst)))
+        at, src, dst = (list(compress(column, crossing)) for column in (at, src, dst))
+        usable = map(and_, map(code_node.__getitem__, src), map(has_file.__getitem__, src))
+        keep = map(and_, usable, map(has_file.__getitem__, dst))
+        edges, relation, score_of = self.graph.edges, self._relation, self._score
         found, seen = [], set()
-        for i in compress(compress(range(len(edges)), wanted), keep):
+        for i, a, b in compress(zip(at, src, dst, strict=True), keep):
             e = edges[i]
             if e.confidence != "EXTRACTED" and (e.score or 0) < 0.8:
                 continue
-            key = (e.source, e.target, e.relation)
+            key = (a, b, relation[i])
             if key in seen:
                 continue
             seen.add(key)
-            score = self._surprise(e)[0]
+            score = score_of(a, b)[0]
             if score >= 2:
                 found.append(((-score, e.source, e.target, i), score, e))
         found.sort(key=_FIRST)
@@ -311,20 +300,11 @@ class ReportData:
         return [nodes[self._ids[i]] for i in range(len(self._ids)) if i not in linked]
 
 
-def _ids(names: list[str]) -> dict[str, int]:
-    return dict(zip(names, range(len(names)), strict=True))
-
-
 def _as_list(counts: Counter, size: int) -> list[int]:
     """Counts by node index as a list (0 where absent); the stores run in C through map()."""
     result = [0] * size
     deque(map(result.__setitem__, counts.keys(), counts.values()), maxlen=0)
     return result
-
-
-def _fill(column: list, indices, value) -> None:
-    """column[i] = value for each i, in C."""
-    deque(map(column.__setitem__, indices, repeat(value)), maxlen=0)
 
 
 def _suffix(path: str) -> str:

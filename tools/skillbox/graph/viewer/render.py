@@ -5,8 +5,10 @@ Why this shape: a 50k-node graph cannot be force-laid-out in the browser (graphi
 - communities sit on an area-proportional sunflower spiral (largest in the middle), each a disc of area ~ size;
 - inside a community, files sit on their own spiral and each file's symbols ring around it.
 The page opens on the community overview (one disc per community, edges aggregated) and drills into a community
-on click. Data is embedded as JSON in a `<script type="application/json">` block with `<`, `>` and `&` escaped, and
-the script only ever writes code text through `textContent`, so hostile names stay text.
+on click. Data is embedded as JSON in two `<script type="application/json">` blocks with `<`, `>`, `&` and
+U+2028/9 escaped: a small one the overview draws from, and after the viewer's script the bulk (files, nodes,
+edges), which the page parses once the document is complete. The script only ever writes code text through
+`textContent`, so hostile names stay text.
 """
 
 from __future__ import annotations
@@ -17,22 +19,23 @@ import math
 import os
 import re
 import tempfile
-from collections import Counter, defaultdict
+from collections import Counter, defaultdict, deque
 from importlib import resources
 from itertools import chain, compress, repeat
-from operator import add, itemgetter, mul, ne
+from operator import add, is_, mul
 from pathlib import Path
 
 import orjson
 
 from skillbox.graph.cluster import Partition
+from skillbox.graph.columns import graph_columns
 from skillbox.graph.gc_pause import gc_paused
 from skillbox.graph.graphfile import CodeGraph, note_text, source_root
 
 GOLDEN_ANGLE = math.pi * (3 - math.sqrt(5))
 DOC_CHARS = 240
+BULK = "bulk"  # the part of the data the page parses after its first draw: files, nodes, edges
 SCALE = 10  # positions are sent as ints in tenths of a layout unit
-_SOURCE, _TARGET, _RELATION, _CONFIDENCE = (itemgetter(i) for i in range(4))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -62,102 +65,111 @@ def _community_layout(partition: Partition) -> dict[int, tuple[float, float, flo
 
 
 class _Placement:
-    """Node order and fixed-point positions, filled community by community, file by file.
+    """Fixed-point positions, filled community by community, file by file (nodes by graph index).
 
-    Positions are ints in 1/SCALE units (the page divides once): rounding a float per coordinate in Python was one
-    of the viewer's biggest costs, `map(round, ...)` over a file's points is not."""
+    Per file only its spot, spread and node run are recorded; the coordinates of all nodes come out of one C-level
+    map chain at the end. Positions are ints in 1/SCALE units (the page divides once): a Python round() per
+    coordinate was one of the viewer's biggest costs."""
 
-    def __init__(self, nodes: dict[str, dict]):
-        self.file_of = {nid: n.get("file") or "" for nid, n in nodes.items()}
-        # source order inside a file: the file node first (at its spot's centre), then symbols by line, then id
-        self.line_of = {nid: -1 if n.get("kind") == "file" else n.get("line") or 0 for nid, n in nodes.items()}
-        self.order: list[str] = []
-        self.xs: list[int] = []
-        self.ys: list[int] = []
+    def __init__(self, ids: list[str], files: list[str | None], line_key: list[int]):
+        self.ids, self.files, self.line_key = ids, files, line_key
+        self.order: list[int] = []  # node indices, file by file
+        self.centre_x: list[float] = []  # per node in `order`: its file's spot (scaled)
+        self.centre_y: list[float] = []
+        self.spread: list[float] = []  # per node in `order`: its file's ring size (scaled)
+        self.unit_x: list[float] = []  # per node in `order`: its point on the unit sunflower of its file
+        self.unit_y: list[float] = []
 
-    def community(self, members: list[str], cx: float, cy: float, radius: float) -> None:
+    def community(self, members: list[int], cx: float, cy: float, radius: float) -> None:
         """Files on a spiral over the community's disc, each file's symbols on a small spiral around its spot."""
-        by_file: dict[str, list[str]] = defaultdict(list)
-        file_of = self.file_of
+        by_file: dict[str, list[int]] = defaultdict(list)
+        files = self.files
         for m in members:
-            by_file[file_of[m]].append(m)
-        files = sorted(by_file, key=lambda f: (-len(by_file[f]), f))
-        spots_x, spots_y = _spiral(len(files))
-        ring_unit = radius / max(2.0, math.sqrt(len(members)) * 1.2)
-        for sx, sy, file in zip(spots_x, spots_y, files, strict=True):
+            by_file[files[m] or ""].append(m)
+        ranked = sorted(by_file, key=lambda f: (-len(by_file[f]), f))
+        spots_x, spots_y = _spiral(len(ranked))
+        ring_unit = radius / max(2.0, math.sqrt(len(members)) * 1.2) * SCALE
+        reach = radius * 0.85
+        for sx, sy, file in zip(spots_x, spots_y, ranked, strict=True):
             group = by_file[file]
-            if len(group) > 1:
-                group.sort()
-                group.sort(key=self.line_of.__getitem__)  # stable: equal lines stay in id order
-            inner_x, inner_y = _spiral(len(group))
-            spread = ring_unit * math.sqrt(len(group)) * SCALE
-            fx, fy = (cx + sx * radius * 0.85) * SCALE, (cy + sy * radius * 0.85) * SCALE
+            size = len(group)
+            if size > 1:  # source order: the file node first (at the spot's centre), then by line, then id
+                group.sort(key=self.ids.__getitem__)
+                group.sort(key=self.line_key.__getitem__)  # stable: equal lines stay in id order
+            unit_x, unit_y = _spiral(size)
             self.order += group
-            self.xs += map(round, map(add, repeat(fx), map(mul, inner_x, repeat(spread))))
-            self.ys += map(round, map(add, repeat(fy), map(mul, inner_y, repeat(spread))))
+            self.centre_x += repeat((cx + sx * reach) * SCALE, size)
+            self.centre_y += repeat((cy + sy * reach) * SCALE, size)
+            self.spread += repeat(ring_unit * math.sqrt(size), size)
+            self.unit_x += unit_x
+            self.unit_y += unit_y
+
+    def positions(self, count: int) -> tuple[list[int], list[int]]:
+        """x and y per node index (0 for nodes no community placed)."""
+        xs, ys = [0] * count, [0] * count
+        for column, centre, unit in ((xs, self.centre_x, self.unit_x), (ys, self.centre_y, self.unit_y)):
+            values = map(round, map(add, centre, map(mul, unit, self.spread)))
+            deque(map(column.__setitem__, self.order, values), maxlen=0)
+        return xs, ys
 
 
 def viewer_data(graph: CodeGraph, partition: Partition, title: str = "code graph") -> dict:
-    """What the page reads, as columns (one list per node field) rather than one small list per node: fewer Python
-    objects to build and encode here, and a faster JSON.parse in the browser.
+    """What the page reads, as columns (one list per node field, in graph order) rather than one small list per
+    node: fewer Python objects to build and encode here, and a faster JSON.parse in the browser.
 
-    Nodes are numbered in layout order (community by community, each file's symbols together); nodes outside the
-    partition come last, at the origin, in community -1. Edges are a flat list of index quadruples
-    (source, target, relation, confidence)."""
+    The overview (counts, communities, links) is what the page draws first; under "bulk" are the files, nodes and
+    edges, embedded as a second JSON block that the page parses after that first draw. Nodes outside the partition
+    are in community -1, at the origin. Edges are a flat list of index quadruples (source, target, relation,
+    confidence)."""
     with gc_paused():
         return _viewer_data(graph, partition, title)
 
 
 def _viewer_data(graph: CodeGraph, partition: Partition, title: str) -> dict:
-    nodes, edges = graph.nodes, graph.edges
+    nodes, cols = graph.nodes, graph_columns(graph)
+    index, count = cols.index, len(cols.ids)
     placed = set(chain.from_iterable(c.members for c in partition.communities))
     if len(placed) != sum(c.size for c in partition.communities) or not placed <= nodes.keys():
         partition = _restricted(partition, nodes)  # members listed twice, or gone from the graph
-        placed = set(chain.from_iterable(c.members for c in partition.communities))
+
+    lines = [n.get("line") or 0 for n in nodes.values()]
+    line_key = lines.copy()  # the file node sorts first in its file
+    deque(map(line_key.__setitem__, compress(range(count), map("file".__eq__, cols.kinds)), repeat(-1)), maxlen=0)
+    place = _Placement(cols.ids, cols.files, line_key)
     layout = _community_layout(partition)
-    place = _Placement(nodes)
-    community_col: list[int] = []
     for c in partition.communities:
         x, y, r = layout[c.id]
-        place.community(c.members, x, y, r)
-        community_col += repeat(c.id, len(c.members))
-    order = place.order
-    if len(placed) != len(nodes):  # nodes the partition does not cover: at the origin, community -1
-        rest = [nid for nid in nodes if nid not in placed]
-        order += rest
-        place.xs += repeat(0, len(rest))
-        place.ys += repeat(0, len(rest))
-        community_col += repeat(-1, len(rest))
-    index = dict(zip(order, range(len(order)), strict=True))
+        place.community(list(map(index.__getitem__, c.members)), x, y, r)
+    xs, ys = place.positions(count)
 
-    sources = list(map(index.__getitem__, map(_SOURCE, edges)))
-    targets = list(map(index.__getitem__, map(_TARGET, edges)))
-    relation_names = list(dict.fromkeys(map(_RELATION, edges)))
-    confidence_names = list(dict.fromkeys(map(_CONFIDENCE, edges)))
-    flat = [0] * (4 * len(edges))
-    flat[0::4] = sources
-    flat[1::4] = targets
-    flat[2::4] = map(_ids(relation_names).__getitem__, map(_RELATION, edges))
-    flat[3::4] = map(_ids(confidence_names).__getitem__, map(_CONFIDENCE, edges))
+    flat = [0] * (4 * len(cols.src))
+    flat[0::4] = cols.src
+    flat[1::4] = cols.dst
+    flat[2::4] = cols.relation
+    flat[3::4] = cols.confidence
+    degree = Counter(cols.src)
+    degree.update(cols.dst)
+    degrees = [0] * count
+    deque(map(degrees.__setitem__, degree.keys(), degree.values()), maxlen=0)
 
-    out_edges, in_edges = graph.out_edges, graph.in_edges
-    degree = list(
-        map(add, map(len, map(out_edges.get, order, repeat(()))), map(len, map(in_edges.get, order, repeat(()))))
-    )
-
-    ordered = list(map(nodes.__getitem__, order))
-    kinds_col = [str(n.get("kind", "?")) for n in ordered]
-    kind_names = list(dict.fromkeys(kinds_col))
-    files_col = list(map(place.file_of.__getitem__, order))
-    file_names = [f for f in dict.fromkeys(files_col) if f]
-    file_ids = _ids(file_names)
+    kind_names = list(dict.fromkeys(cols.kinds))
+    file_names = [f for f in dict.fromkeys(cols.files) if f]
+    file_ids = dict(zip(file_names, range(len(file_names)), strict=True))
     doc_at, docs = [], []
-    for i, n in enumerate(ordered):
+    for i, n in enumerate(nodes.values()):
         doc = n.get("docstring") or n.get("notes")
         if doc:
             doc_at.append(i)
             docs.append(note_text(doc)[:DOC_CHARS])
-
+    links, stride = cols.community_links(partition)
+    # Most ids are `<file>` or `<file>::<name>`; the page gets the part after the file (a third of the payload
+    # otherwise) and rebuilds the id, except at `id_raw_at`, where the id is sent whole.
+    local_ids = [
+        ("" if node_id == file else node_id[len(file) + 2 :] if node_id.startswith(file + "::") else node_id)
+        if file and len(node_id) != len(file) + 2
+        else node_id
+        for node_id, file in zip(cols.ids, cols.files, strict=True)
+    ]
     communities = [
         {"id": c.id, "label": c.label, "size": c.size, "x": round(layout[c.id][0], 1), "y": round(layout[c.id][1], 1),
          "r": round(layout[c.id][2], 1), "cohesion": round(c.cohesion, 3), "isolated": c.isolated}
@@ -168,31 +180,44 @@ def _viewer_data(graph: CodeGraph, partition: Partition, title: str) -> dict:
         "title": title,
         "root": root.resolve().as_posix() if root else "",
         "scale": SCALE,
-        "kinds": kind_names,
-        "relations": relation_names,
-        "confidences": confidence_names,
-        "files": file_names,
-        "nodes": {
-            "id": order,
-            "name": [str(n.get("qualname") or n.get("name") or nid) for nid, n in zip(order, ordered, strict=True)],
-            "kind": list(map(_ids(kind_names).__getitem__, kinds_col)),
-            "file": list(map(file_ids.get, files_col, repeat(-1))),
-            "line": [n.get("line") or 0 for n in ordered],
-            "community": community_col,
-            "x": place.xs,
-            "y": place.ys,
-            "degree": degree,
-            "doc_at": doc_at,
-            "doc": docs,
-        },
-        "edges": flat,
+        "counts": {"nodes": count, "edges": len(cols.src), "files": len(file_names)},
+        "kinds": [str(k) for k in kind_names],
+        "relations": cols.relation_names,
+        "confidences": cols.confidence_names,
         "communities": communities,
-        "links": _community_links(community_col, sources, targets),
+        "links": _undirected(links, stride),
+        BULK: {
+            "files": file_names,
+            "nodes": {
+                "id": local_ids,
+                "id_raw_at": list(compress(range(count), map(is_, local_ids, cols.ids))),
+                "name": [str(n.get("qualname") or n.get("name") or nid) for nid, n in nodes.items()],
+                "kind": list(map(_positions(kind_names).__getitem__, cols.kinds)),
+                "file": list(map(file_ids.get, cols.files, repeat(-1))),
+                "line": lines,
+                "community": cols.community_of(partition),
+                "x": xs,
+                "y": ys,
+                "degree": degrees,
+                "doc_at": doc_at,
+                "doc": docs,
+            },
+            "edges": flat,
+        },
     }
 
 
-def _ids(names: list[str]) -> dict[str, int]:
+def _positions(names: list) -> dict:
     return dict(zip(names, range(len(names)), strict=True))
+
+
+def _undirected(links: Counter, stride: int) -> list[list[int]]:
+    """[a, b, edges between them] for each pair of communities a < b with any edge between them."""
+    between: Counter = Counter()
+    for key, n in links.items():
+        a, b = key // stride - 1, key % stride - 1
+        between[(a, b) if a < b else (b, a)] += n
+    return [[a, b, n] for (a, b), n in sorted(between.items())]
 
 
 def _restricted(partition: Partition, nodes: dict[str, dict]) -> Partition:
@@ -203,18 +228,6 @@ def _restricted(partition: Partition, nodes: dict[str, dict]) -> Partition:
         members = [m for m in c.members if m in nodes and not (m in seen or seen.add(m))]
         communities.append(dataclasses.replace(c, members=members))
     return dataclasses.replace(partition, communities=communities)
-
-
-def _community_links(community_of: list[int], sources: list[int], targets: list[int]) -> list[list[int]]:
-    """[a, b, edges between them] for each pair of communities a < b with any edge between them."""
-    cs = list(map(community_of.__getitem__, sources))
-    ct = list(map(community_of.__getitem__, targets))
-    crossing = list(map(ne, cs, ct))
-    low = list(map(min, compress(cs, crossing), compress(ct, crossing)))
-    high = list(map(max, compress(cs, crossing), compress(ct, crossing)))
-    stride = max(community_of, default=0) + 2
-    counts = Counter(map(add, map(mul, map(add, low, repeat(1)), repeat(stride)), map(add, high, repeat(1))))
-    return [[key // stride - 1, key % stride - 1, n] for key, n in sorted(counts.items())]
 
 
 def _safe_json(data: dict) -> bytes:
@@ -241,10 +254,12 @@ def render_html_bytes(graph: CodeGraph, partition: Partition, title: str = "code
     if "</script" in script.lower():
         raise AssertionError("viewer.js must not contain a closing script tag")
     with gc_paused():
-        data = _safe_json(_viewer_data(graph, partition, title))
-    parts = {"TITLE": _escape_html(title).encode(), "DATA": data, "SCRIPT": script.encode()}
+        data = _viewer_data(graph, partition, title)
+        bulk = _safe_json(data.pop(BULK))
+        overview = _safe_json(data)
+    parts = {"TITLE": _escape_html(title).encode(), "DATA": overview, "BULK": bulk, "SCRIPT": script.encode()}
     # split once, so text inside the data can never be taken for another placeholder
-    pieces = re.split(r"\{\{(TITLE|DATA|SCRIPT)\}\}", template)
+    pieces = re.split(r"\{\{(TITLE|DATA|BULK|SCRIPT)\}\}", template)
     return b"".join(parts[piece] if i % 2 else piece.encode() for i, piece in enumerate(pieces))
 
 

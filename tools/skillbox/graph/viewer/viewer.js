@@ -3,21 +3,32 @@
 (function () {
   "use strict";
   var D = JSON.parse(document.getElementById("graph-data").textContent);
-  // nodes come as columns (one array per field), positions as ints in 1/D.scale units
-  var C = D.nodes;
-  var N = C.id.length;
-  var NAME = C.name, KIND = C.kind, FILE = C.file, LINE = C.line, COMM = C.community, DEG = C.degree;
-  var X = new Float64Array(N), Y = new Float64Array(N);
-  for (var p = 0; p < N; p++) { X[p] = C.x[p] / D.scale; Y[p] = C.y[p] / D.scale; }
-  var DOC = {};
-  C.doc_at.forEach(function (i, k) { DOC[i] = C.doc[k]; });
-  var E = D.edges; // flat: source, target, relation, confidence
-  var byCommunity = {};
+  var N = D.counts.nodes;
   var communityById = {};
-  D.communities.forEach(function (c) { communityById[c.id] = c; byCommunity[c.id] = []; });
-  for (var i = 0; i < N; i++) {
-    var cid = COMM[i];
-    (byCommunity[cid] = byCommunity[cid] || []).push(i);
+  D.communities.forEach(function (c) { communityById[c.id] = c; });
+  // The nodes and edges (nearly all of the page's bytes) sit in a second JSON block after this script: the
+  // overview draws from the small block above, and the bulk is parsed once the document is complete, or on first
+  // need. Nodes come as columns (one array per field), positions as ints in 1/D.scale units.
+  var C = null, NAME, KIND, FILE, LINE, COMM, DEG, X, Y, DOC, RAW, E; // E flat: source, target, relation, confidence
+  var byCommunity = {};
+  function loadBulk() {
+    if (C) return true;
+    var block = document.getElementById("graph-bulk");
+    if (!block) return false;
+    var B = JSON.parse(block.textContent);
+    C = B.nodes; E = B.edges; D.files = B.files;
+    NAME = C.name; KIND = C.kind; FILE = C.file; LINE = C.line; COMM = C.community; DEG = C.degree;
+    X = new Float64Array(N); Y = new Float64Array(N);
+    for (var p = 0; p < N; p++) { X[p] = C.x[p] / D.scale; Y[p] = C.y[p] / D.scale; }
+    DOC = {};
+    C.doc_at.forEach(function (i, k) { DOC[i] = C.doc[k]; });
+    RAW = new Uint8Array(N);
+    C.id_raw_at.forEach(function (i) { RAW[i] = 1; });
+    D.communities.forEach(function (c) { byCommunity[c.id] = []; });
+    for (var i = 0; i < N; i++) (byCommunity[COMM[i]] = byCommunity[COMM[i]] || []).push(i);
+    window.__readyMs = performance.now();
+    document.body.setAttribute("data-ready", "1");
+    return true;
   }
   var adjacency = null; // built on first need
   function neighbours(i) {
@@ -117,6 +128,7 @@
     });
   }
   function drawCommunity(cid) {
+    if (!loadBulk()) return;
     var members = byCommunity[cid] || [];
     var inside = {};
     members.forEach(function (i) { if (nodeVisible(i)) inside[i] = true; });
@@ -167,6 +179,7 @@
       });
       return best ? { community: best.id } : null;
     }
+    if (!loadBulk()) return null;
     var bestI = -1, bestD = 14 * 14;
     (byCommunity[state.community] || []).forEach(function (i) {
       if (!nodeVisible(i)) return;
@@ -209,6 +222,11 @@
     if (cls) e.className = cls;
     return e;
   }
+  function idOf(i) { // ids come relative to their file (see id_raw_at)
+    if (RAW[i]) return C.id[i];
+    var f = D.files[FILE[i]];
+    return C.id[i] === "" ? f : f + "::" + C.id[i];
+  }
   function where(i) {
     var f = FILE[i] >= 0 ? D.files[FILE[i]] : "";
     return f ? f + (LINE[i] ? ":" + LINE[i] : "") : "(no file)";
@@ -220,6 +238,7 @@
     document.getElementById("community").value = c ? String(c.id) : "";
   }
   function openCommunity(cid) {
+    loadBulk();
     state.community = cid; state.selected = -1; state.highlight = {};
     fitCommunity(cid); crumb(); draw();
     var c = communityById[cid];
@@ -245,6 +264,7 @@
     return li;
   }
   function select(i) {
+    loadBulk();
     if (state.community !== COMM[i]) { state.community = COMM[i]; fitCommunity(COMM[i]); crumb(); }
     state.selected = i;
     state.highlight = {};
@@ -255,7 +275,7 @@
     var title = el("h2", NAME[i]);
     title.id = "selected-name";
     box.appendChild(title);
-    box.appendChild(el("p", D.kinds[KIND[i]] + " · id " + C.id[i], "muted"));
+    box.appendChild(el("p", D.kinds[KIND[i]] + " · id " + idOf(i), "muted"));
     if (FILE[i] >= 0) {
       var link = el("a", where(i));
       link.href = "file://" + encodeURI((D.root ? D.root + "/" : "") + D.files[FILE[i]]) + (LINE[i] ? "#L" + LINE[i] : "");
@@ -289,7 +309,7 @@
   document.getElementById("search").addEventListener("input", function (ev) {
     var q = ev.target.value.trim().toLowerCase();
     results.replaceChildren();
-    if (!q) { results.style.display = "none"; return; }
+    if (!q || !loadBulk()) { results.style.display = "none"; return; }
     if (!lower) {
       lower = new Array(N); lowerName = new Array(N);
       for (var m = 0; m < N; m++) {
@@ -343,10 +363,15 @@
     if (select_.value === "") showOverview(); else openCommunity(Number(select_.value));
   });
   document.getElementById("overview").addEventListener("click", showOverview);
-  document.getElementById("summary").textContent = N + " nodes, " + (E.length / 4) + " edges, " +
-    D.communities.length + " communities, " + D.files.length + " files";
+  document.getElementById("summary").textContent = N + " nodes, " + D.counts.edges + " edges, " +
+    D.communities.length + " communities, " + D.counts.files + " files";
   window.skillboxViewer = { select: select, openCommunity: openCommunity, overview: showOverview, data: D };
   fitOverview();
   crumb();
   resize();
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () { setTimeout(loadBulk, 0); });
+  } else {
+    setTimeout(loadBulk, 0);
+  }
 })();
