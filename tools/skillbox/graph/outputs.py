@@ -108,7 +108,10 @@ FORK_MIN_NODES = 20_000
 
 def _fork(task) -> int | None:
     """Run `task` in a forked child; the child's pid, or None where fork is unavailable (then the caller runs it)."""
-    if not hasattr(os, "fork") or os.environ.get("SKILLBOX_NO_FORK"):
+    import threading
+
+    # Forking a process that runs other threads can leave the child holding a lock nobody will release.
+    if not hasattr(os, "fork") or os.environ.get("SKILLBOX_NO_FORK") or threading.active_count() > 1:
         return None
     try:
         pid = os.fork()
