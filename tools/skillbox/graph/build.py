@@ -212,13 +212,23 @@ def _build_graph(root, out_dir, force, *, max_bytes, jobs, progress) -> BuildRes
 
     # Blocks of graph.json from the previous build stay valid while no file's interface changed: then only the
     # changed files' references are resolved again, and unchanged blocks are copied out of the previous file.
-    digest = _interface_digest(records)
+    code = _code_digest()
+    digest = _interface_digest(records, code)
     intact = not force and index is not None and _graph_intact(index, graph_path)
-    old_digest, old_blocks = cache.load_blocks() if intact else (None, {})
+    old_digest, old_code, old_blocks = cache.load_blocks() if intact else (None, None, {})
     keys = {rel: results[rel][0] for rel in records}
-    reuse = frozenset(
-        rel for rel, block in old_blocks.items() if old_digest == digest and rel in keys and block[0] == keys[rel]
-    )
+    same = frozenset(rel for rel, block in old_blocks.items() if rel in keys and block[0] == keys[rel])
+    if old_digest == digest:
+        reuse = same
+    elif old_code == code and old_blocks.keys() - {EXTERNALS} == keys.keys():
+        # Some interfaces changed: reuse the files that no changed name can reach (see `affected_files`).
+        from skillbox.graph.reach import affected_files
+
+        before = {rel: _cached_record(pack, previous.get(rel)) for rel in keys.keys() - same}
+        affected = None if None in before.values() else affected_files(records, before)
+        reuse = frozenset() if affected is None else same - affected
+    else:
+        reuse = frozenset()
     old_graph = graph_path.read_bytes() if old_blocks else b""
     resolver = resolve(records, reuse)
     blocks, fresh = {}, {}
@@ -244,7 +254,9 @@ def _build_graph(root, out_dir, force, *, max_bytes, jobs, progress) -> BuildRes
         _refresh_use_outputs(graph_path, root, seconds)
         spans = {rel: old_blocks[rel][1:3] for rel in order}
         cache.save_blocks(
-            digest, {**_block_entries(order, keys, spans, blocks), EXTERNALS: (None, *old_blocks[EXTERNALS][1:3])}
+            digest,
+            {**_block_entries(order, keys, spans, blocks), EXTERNALS: (None, *old_blocks[EXTERNALS][1:3])},
+            code,
         )
     else:
         mark = time.perf_counter()
@@ -260,7 +272,7 @@ def _build_graph(root, out_dir, force, *, max_bytes, jobs, progress) -> BuildRes
         )
         spans = {rel: (node_spans[i], link_spans[i]) for i, rel in enumerate(order)}
         cache.save_blocks(
-            digest, {**_block_entries(order, keys, spans, blocks), EXTERNALS: (None, node_spans[-1], (0, 0))}
+            digest, {**_block_entries(order, keys, spans, blocks), EXTERNALS: (None, node_spans[-1], (0, 0))}, code
         )
         seconds["write"] = time.perf_counter() - mark
 
@@ -412,17 +424,37 @@ def engine_digest() -> str:
     return h.hexdigest()
 
 
-def _interface_digest(records: dict) -> str:
-    """What every file's resolution depends on besides its own record: all files' interfaces and our code."""
+def _code_digest() -> str:
+    """Our resolution code: what every file's resolution depends on besides the records."""
     import hashlib
 
     h = hashlib.blake2b(digest_size=16)
     here = Path(__file__).resolve().parent
-    for name in ("resolve.py", "graphio.py", "languages/__init__.py", *sorted(_hook_files(here))):
+    for name in ("resolve.py", "reach.py", "graphio.py", "languages/__init__.py", *sorted(_hook_files(here))):
         h.update((here / name).read_bytes())
+    return h.hexdigest()
+
+
+def _interface_digest(records: dict, code: str) -> str:
+    """What every file's resolution depends on besides its own record: all files' interfaces and our code."""
+    import hashlib
+
+    h = hashlib.blake2b(digest_size=16)
+    h.update(code.encode())
     for rel in sorted(records):
         h.update(f"{rel}\0{records[rel].interface}\n".encode())
     return h.hexdigest()
+
+
+def _cached_record(pack: dict, entry) -> object | None:
+    """The record a previous build cached for a file (its stat index entry), or None."""
+    if not entry or entry[2] not in pack:
+        return None
+    try:
+        plain, _reason = unseal(pack[entry[2]])
+        return from_plain(plain)
+    except Exception:
+        return None
 
 
 def _hook_files(here: Path) -> list[str]:
