@@ -6,6 +6,7 @@ Answers are built from the SQLite index (`index.py`), so a one-shot process touc
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import re
@@ -45,24 +46,24 @@ CONFIDENCE_WEIGHT = {"EXTRACTED": 1.0, "INFERRED": 0.8, "AMBIGUOUS": 0.4}
 
 def node_label(node: NodeRow) -> str:
     """`Class.method` where the graph knows it (qualname, or the part of a `path::Class.method` id), else the name."""
-    qualname = node.extra.get("qualname")
-    if qualname:
-        return qualname
-    if node.file and node.id.startswith(node.file + "::"):
-        return node.id[len(node.file) + 2 :]
-    return node.name
+    return node.label
+
+
+@functools.lru_cache(maxsize=100_000)
+def _is_test_file(path: str | None) -> bool:
+    return is_test_path(path)
 
 
 def _edge_line(index: GraphIndex, edge: Edge) -> str:
     src = index.node(edge.source)
     dst = index.node(edge.target)
-    where = location(edge) if edge.file else location(src.as_dict())
+    where = location(edge) if edge.file else src.location
     tag = "" if edge.confidence == "EXTRACTED" else f" [{edge.confidence}]"
     return f"{where} {src.kind} {node_label(src)} —{edge.relation}→ {node_label(dst)}{tag}"
 
 
 def _node_line(node: NodeRow) -> str:
-    return f"{location(node.as_dict())} {node.kind} {node_label(node)}"
+    return f"{node.location} {node.kind} {node_label(node)}"
 
 
 def question_terms(question: str) -> list[str]:
@@ -77,23 +78,21 @@ def question_terms(question: str) -> list[str]:
 # -- query --------------------------------------------------------------------------------------------------------
 def _score_seed(node: NodeRow, terms: list[str], bm25: float) -> float:
     """Rank search hits: whole-name and name-word matches dominate, then coverage of the question's terms."""
-    name_words = set(split_words(node.name)) | {node.name.lower()}
-    path_words = set(split_words(node.file or ""))
-    doc = " ".join(note_text(node.extra.get(k)) for k in ("docstring", "notes")).lower()
+    lname, name_words, spaced_words, path_words, doc = node.search_words
     score = 0.0
     for term in terms:
-        if node.name.lower() == term:
+        if lname == term:
             score += 6
         elif term in name_words:
             score += 3
-        elif any(w.startswith(term) for w in name_words):
+        elif " " + term in spaced_words:  # a name word starts with the term
             score += 1.5
         elif term in path_words:
             score += 1
         elif term in doc:
             score += 0.5
     kind_bonus = {"file": -0.5, "external": -1.0}.get(node.kind, 0.0)
-    test_penalty = -0.25 * score if is_test_path(node.file) else 0.0  # the code under test first, then its tests
+    test_penalty = -0.25 * score if node.in_tests else 0.0  # the code under test first, then its tests
     return score + kind_bonus + test_penalty + min(bm25, 20) / 20
 
 
@@ -122,6 +121,7 @@ def query(index: GraphIndex, question: str, budget: int = DEFAULT_BUDGET) -> dic
             seed_scores[node.id] = _score_seed(node, terms, 0.0)
         return seed_scores[node.id]
 
+    seed_ids = {n.id for _s, n in seeds}
     hub_degree = max(50, index.degree_percentile(0.99))
     relevance: dict[str, float] = {}
     best_edges: dict[tuple, tuple[float, Edge]] = {}
@@ -133,14 +133,14 @@ def query(index: GraphIndex, question: str, budget: int = DEFAULT_BUDGET) -> dic
         next_frontier = []
         for node_id, score in frontier:
             node = index.node(node_id)
-            if node.degree > hub_degree and node_id not in {n.id for _, n in seeds}:
+            if node.degree > hub_degree and node_id not in seed_ids:
                 continue  # a hub explains little and would flood the answer
             for edge, other, _out in index.neighbours(node_id):
                 weight = RELATION_WEIGHT.get(edge.relation, 0.5) * CONFIDENCE_WEIGHT.get(edge.confidence, 0.5)
                 other_node = index.node(other)
                 bonus = term_score(other_node) * 0.3 if terms else 0.0
                 edge_score = score * 0.5 * weight + bonus
-                if not asks_for_tests and is_test_path(other_node.file):
+                if not asks_for_tests and other_node.in_tests:
                     edge_score *= 0.4  # tests exercising a seed come after the code around it
                 key = (edge.source, edge.target, edge.relation)
                 if key not in best_edges or best_edges[key][0] < edge_score:
@@ -206,6 +206,27 @@ def _hop_cost(relation: str, confidence: str, forward: bool) -> float:
 TEST_DETOUR_COST = 2.0  # a detour through a test connects two things only by exercising both
 
 
+def _steps(index: GraphIndex, u: int) -> tuple[tuple[int, int, bool, float, float, bool], ...]:
+    """The steps out of node `u`: (edge rowid, neighbour, edge points u->v?, cost walking it u->v, cost walking it
+    v->u, neighbour is in a test file) — priced once per node and kept for the life of the index."""
+    memo = index.memo("path-steps")
+    steps = memo.get(u)
+    if steps is None:
+        steps = memo[u] = tuple(
+            (
+                a.rowid,
+                a.peer_rid,
+                a.outgoing,
+                _hop_cost(a.relation, a.confidence, a.outgoing),
+                _hop_cost(a.relation, a.confidence, not a.outgoing),
+                _is_test_file(a.peer.file),
+            )
+            for a in index.adjacent(u)
+            if a.peer_rid != u
+        )
+    return steps
+
+
 def _cheapest_path(index: GraphIndex, start: int, goal: int, tests_ok: bool, max_settled: int):
     """Bidirectional Dijkstra over node rids; returns [(edge rowid, walked forward?)] or None.
 
@@ -216,36 +237,41 @@ def _cheapest_path(index: GraphIndex, start: int, goal: int, tests_ok: bool, max
 
     if start == goal:
         return []
-
-    def enter_cost(v: int) -> float:
-        return TEST_DETOUR_COST if (v != goal and not tests_ok and is_test_path(index.rid_file(v))) else 0.0
-
+    detour = 0.0 if tests_ok else TEST_DETOUR_COST
     dist = ({start: 0.0}, {goal: 0.0})
     via: tuple[dict, dict] = ({}, {})  # node -> (previous node, edge rowid, forward?) on each side
-    heaps = ([(0.0, start)], [(0.0, goal)])
+    # ties break by push order, which follows the (id-ordered) adjacency, never by row ids
+    pushes = itertools.count(1)
+    heaps = ([(0.0, 0, start)], [(0.0, 0, goal)])
     settled: tuple[set, set] = (set(), set())
     best, meeting = float("inf"), None
+    inf = float("inf")
     while heaps[0] and heaps[1]:
         if heaps[0][0][0] + heaps[1][0][0] >= best or len(settled[0]) + len(settled[1]) > max_settled:
             break
         side = 0 if heaps[0][0][0] <= heaps[1][0][0] else 1
-        cost, u = heapq.heappop(heaps[side])
+        cost, _seq, u = heapq.heappop(heaps[side])
+        mine, theirs, came, heap = dist[side], dist[1 - side], via[side], heaps[side]
         if u in settled[side]:
             continue
         settled[side].add(u)
-        for rowid, src, dst, relation, confidence in index.incident(u):
-            v = dst if src == u else src
-            if v == u:
-                continue
-            # the forward-direction step this relaxation stands for: u->v (side 0) or v->u (side 1)
-            along = (src == u) if side == 0 else (src == v)
-            step = _hop_cost(relation, confidence, along) + enter_cost(v if side == 0 else u)
+        u_steps = _steps(index, u)
+        if side == 1:
+            # walking back from the goal: the forward step is v->u, entering u (never a detour when u is the goal)
+            enter_u = detour if detour and u != goal and _is_test_file(index.rid_file(u)) else 0.0
+        for rowid, v, outgoing, cost_uv, cost_vu, v_test in u_steps:
+            if side == 0:
+                along = outgoing
+                step = cost_uv + (detour if v_test and v != goal else 0.0)
+            else:
+                along = not outgoing
+                step = cost_vu + enter_u
             new = cost + step
-            if new < dist[side].get(v, float("inf")):
-                dist[side][v] = new
-                via[side][v] = (u, rowid, along)
-                heapq.heappush(heaps[side], (new, v))
-            other = dist[1 - side].get(v)
+            if new < mine.get(v, inf):
+                mine[v] = new
+                came[v] = (u, rowid, along)
+                heapq.heappush(heap, (new, next(pushes), v))
+            other = theirs.get(v)
             if other is not None and new + other < best:
                 best, meeting = new + other, v
     if meeting is None:
@@ -298,7 +324,7 @@ def path(index: GraphIndex, source: str, target: str, max_settled: int = 200_000
                 "line": edge.line,
             }
         )
-        text_lines.append(f"  {arrow} {node_label(nxt)} ({nxt.kind}, {location(nxt.as_dict())}) via {location(edge)}")
+        text_lines.append(f"  {arrow} {node_label(nxt)} ({nxt.kind}, {nxt.location}) via {location(edge)}")
     return {
         "source": start.id,
         "target": goal.id,
@@ -329,18 +355,21 @@ def explain(index: GraphIndex, name: str, limit: int = EXPLAIN_LIMIT) -> dict:
         ("contains", True): "contains",
         ("contains", False): "contained_in",
     }
-    for edge, other, forward in index.neighbours(node.id):
-        group = labels.get((edge.relation, forward), f"{edge.relation}{'' if forward else '_by'}")
-        peer = index.node(other)
-        groups[group].append(
-            {
-                "id": peer.id,
-                "kind": peer.kind,
-                "name": node_label(peer),
-                "at": location(edge) if edge.file else location(peer.as_dict()),
-                "confidence": edge.confidence,
-            }
-        )
+    keyed: dict[str, list[tuple]] = defaultdict(list)
+    for adj in index.adjacent(index.rid(node.id)):
+        group = labels.get((adj.relation, adj.outgoing)) or f"{adj.relation}{'' if adj.outgoing else '_by'}"
+        peer = adj.peer
+        if adj.file:
+            at, in_tests = (f"{adj.file}:{adj.line}" if adj.line else adj.file), _is_test_file(adj.file)
+        else:
+            at, in_tests = peer.location, peer.in_tests
+        keyed[group].append((in_tests, peer.id, at, peer, adj.confidence))
+    for group, peers in keyed.items():
+        peers.sort(key=lambda p: (p[0], p[1]))  # the code itself before its tests, then by id
+        groups[group] = [
+            {"id": peer_id, "kind": peer.kind, "name": peer.label, "at": at, "confidence": confidence}
+            for _tests, peer_id, at, peer, confidence in peers
+        ]
     community = index.community_of(node.id)
     doc = node.extra.get("docstring")
     notes = node.extra.get("notes")
@@ -354,12 +383,9 @@ def explain(index: GraphIndex, name: str, limit: int = EXPLAIN_LIMIT) -> dict:
         "docstring": doc,
         "notes": notes,
         "community": community,
-        "neighbours": {
-            k: sorted(v, key=lambda p: (is_test_path(p["at"].rsplit(":", 1)[0]), p["id"]))
-            for k, v in sorted(groups.items())
-        },
+        "neighbours": dict(sorted(groups.items())),
     }
-    text = [f"{node.kind} {node_label(node)} — {location(node.as_dict())} (id {node.id}, degree {node.degree})"]
+    text = [f"{node.kind} {node_label(node)} — {node.location} (id {node.id}, degree {node.degree})"]
     if doc:
         text.append("doc: " + note_text(doc)[:400])
     if notes:
@@ -424,7 +450,7 @@ def affected(index: GraphIndex, name: str, depth: int = 2) -> dict:
         )
     files = {f: sorted(v, key=lambda p: (p["depth"], p["line"] or 0, p["id"])) for f, v in sorted(by_file.items())}
     count = sum(len(v) for v in files.values())
-    where = location(node.as_dict())
+    where = node.location
     text = [f"{count} nodes in {len(files)} files depend on {node_label(node)} ({where}), depth {depth}"]
     for file, peers in files.items():
         text.append(f"{file}:")
@@ -446,7 +472,7 @@ def affected(index: GraphIndex, name: str, depth: int = 2) -> dict:
 # -- small helpers the MCP server and report share ----------------------------------------------------------------
 def god_nodes(index: GraphIndex, limit: int = 10) -> list[dict]:
     return [
-        {"id": n.id, "kind": n.kind, "name": node_label(n), "degree": n.degree, "at": location(n.as_dict())}
+        {"id": n.id, "kind": n.kind, "name": node_label(n), "degree": n.degree, "at": n.location}
         for n in index.top_by_degree(limit)
     ]
 
@@ -464,7 +490,7 @@ def community(index: GraphIndex, community_id: int, limit: int = 50) -> dict:
     return {
         **info,
         "members": [
-            {"id": m.id, "kind": m.kind, "name": node_label(m), "at": location(m.as_dict()), "degree": m.degree}
+            {"id": m.id, "kind": m.kind, "name": node_label(m), "at": m.location, "degree": m.degree}
             for m in members[:limit]
         ],
         "omitted": max(0, len(members) - limit),
