@@ -2,7 +2,10 @@
 
 Side by side in one run, on the same copies of the corpora:
 - cold: output folder removed first;
-- edit1: a comment appended to one file, then a build;
+- edit1: a comment appended to one file, then a build (the protocol of shared/facts/graphify.md; the graph does
+  not change, so skillbox keeps graph.json and its outputs);
+- edit1-body: a new function calling existing code appended to the same file (the graph changes: the use outputs
+  are rewritten, the query index updated);
 - nochange: an immediate re-run;
 - peak RSS (from `/usr/bin/time -v`) of the cold build.
 The floor is a single-process `Parser.parse` of every file skillbox parses, pre-read into memory.
@@ -37,6 +40,11 @@ EDIT = {
     "flask": "src/flask/app.py",
     "vite": "packages/vite/src/node/config.ts",
     "django": "django/db/models/query.py",
+}
+BODY_EDIT = {
+    "flask": b"\n\ndef bench_edit_fn():\n    return Flask(__name__)\n",
+    "vite": b"\n\nexport function benchEditFn(): unknown {\n  return resolveConfig\n}\n",
+    "django": b"\n\ndef bench_edit_fn():\n    return QuerySet()\n",
 }
 SECRETS = (
     "ANTHROPIC_API_KEY",
@@ -97,8 +105,8 @@ def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, int, s
     return seconds, rss, proc.stdout
 
 
-def protocol(run, reset, edit_path: Path) -> dict:
-    """cold, nochange, edit1 for one tool; the corpus is restored afterwards."""
+def protocol(run, reset, edit_path: Path, body: bytes) -> dict:
+    """cold, nochange, edit1, edit1-body for one tool; the corpus is restored afterwards."""
     reset()
     cold, rss, _ = run()
     nochange, _, _ = run()
@@ -106,9 +114,11 @@ def protocol(run, reset, edit_path: Path) -> dict:
     try:
         edit_path.write_bytes(original + b"\n// edit\n" if edit_path.suffix != ".py" else original + b"\n# edit\n")
         edit1, _, _ = run()
+        edit_path.write_bytes(original + body)
+        edit1_body, _, _ = run()
     finally:
         edit_path.write_bytes(original)
-    return {"cold": cold, "nochange": nochange, "edit1": edit1, "rss": rss}
+    return {"cold": cold, "nochange": nochange, "edit1": edit1, "edit1-body": edit1_body, "rss": rss}
 
 
 def parse_floor(root: Path) -> tuple[float, int, int]:
@@ -175,15 +185,19 @@ def bench_corpus(name: str, source: Path, cache: Path, peer: Path | None, ours_e
 
     def ours():
         seconds, rss, out = timed(build, work, ours_env)
-        row.setdefault("ours_summary", json.loads(out))
+        summary = json.loads(out)
+        row.setdefault("ours_summary", summary)
+        row.setdefault("ours_stages", []).append(summary.get("seconds"))
         return seconds, rss, out
 
-    row["ours"] = protocol(ours, lambda: shutil.rmtree(work / "skillbox-out", ignore_errors=True), edit_path)
+    body = BODY_EDIT[name]
+    row["ours"] = protocol(ours, lambda: shutil.rmtree(work / "skillbox-out", ignore_errors=True), edit_path, body)
     if peer is not None:
         row["peer"] = protocol(
             lambda: timed([str(peer), "update", "."], work, peer_env),
             lambda: shutil.rmtree(work / "graphify-out", ignore_errors=True),
             edit_path,
+            body,
         )
     row["floor"], row["floor_files"], row["floor_bytes"] = parse_floor(work)
     shutil.rmtree(work, ignore_errors=True)
@@ -196,7 +210,7 @@ def print_table(results: dict) -> None:
     for name, row in results.items():
         ours, peer, floor = row["ours"], row.get("peer"), row["floor"]
         size = f"{row['floor_files']} ({row['floor_bytes'] / 1e6:.1f})"
-        for run in ("cold", "edit1", "nochange"):
+        for run in ("cold", "edit1", "edit1-body", "nochange"):
             theirs = f"{peer[run]:.2f} s" if peer else "-"
             ratio = f"{peer[run] / ours[run]:.1f}x" if peer else "-"
             vs_floor = f"{ours[run] / floor:.2f}x (floor {floor:.2f} s)" if run == "cold" else "-"
@@ -204,6 +218,9 @@ def print_table(results: dict) -> None:
         theirs = f"{peer['rss']} MB" if peer else "-"
         ratio = f"{peer['rss'] / ours['rss']:.1f}x" if peer else "-"
         print(f"| {name} | {size} | peak RSS (cold) | {ours['rss']} MB | {theirs} | {ratio} | - |")
+    for name, row in results.items():
+        for run, stages in zip(("cold", "nochange", "edit1", "edit1-body"), row.get("ours_stages", []), strict=False):
+            print(f"  skillbox {name} {run} stages (s): {stages}")
     sys.stdout.flush()
 
 

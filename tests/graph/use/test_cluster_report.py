@@ -50,12 +50,14 @@ def test_seeded_rerun_moves_nothing_and_a_one_file_edit_moves_few(tmp_path):
     assert after.membership()[f"{file_id}::fresh"] == after.membership()[file_id]
 
 
-def test_isolated_nodes_share_one_bucket_and_labels_are_readable():
+def test_unconnected_files_share_one_bucket_and_labels_are_readable():
     data = small_graph()
     data["nodes"].append({"id": "lonely", "kind": "function", "name": "lonely", "file": "x/y.py", "line": 1})
     partition = detect_communities(from_node_link(data))
     buckets = [c for c in partition.communities if c.isolated]
-    assert len(buckets) == 1 and buckets[0].members == ["lonely"]
+    # communities are made of whole files: a file linked to no other file goes to the bucket with its symbols
+    assert len(buckets) == 1
+    assert buckets[0].members == ["lonely", "src/app/unused.py", "src/app/unused.py::forgotten"]
     routing = next(c for c in partition.communities if "src/app/routing.py::url_for" in c.members)
     assert routing.label.startswith("src/app · ")
     assert all(0.0 <= c.cohesion <= 1.0 for c in partition.communities)

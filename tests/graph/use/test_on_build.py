@@ -66,3 +66,126 @@ def test_up_to_date_build_restores_deleted_outputs(tmp_path):
     again = build_graph(project)
     assert again.summary["up_to_date"]
     assert (out / "graph.html").is_file()
+
+
+def _outputs(out: Path) -> dict[str, bytes]:
+    names = ("communities.json", "GRAPH_REPORT.md", "graph.html")
+    return {name: (out / name).read_bytes() for name in names}
+
+
+def test_outputs_from_the_in_memory_graph_equal_outputs_from_graph_json(flask_tree, tmp_path):
+    """build hands its in-memory graph to the use side (fresh blocks as built, reused ones parsed back): the
+    outputs must be exactly what the same graph read from graph.json gives."""
+    from skillbox.graph.graphfile import load_graph
+    from skillbox.graph.outputs import write_for_build
+
+    root = tmp_path / "flask"
+    shutil.copytree(flask_tree, root)
+    out = root / "skillbox-out"
+    for edit in (None, "body", "new function"):
+        if edit == "body":
+            helpers = root / "src" / "flask" / "helpers.py"
+            helpers.write_text(helpers.read_text().replace("def url_for(", "# one line down\ndef url_for(", 1))
+        elif edit == "new function":
+            app = root / "src" / "flask" / "app.py"
+            app.write_text(app.read_text() + "\n\ndef brand_new():\n    return url_for('x')\n")
+        # The same previous state (communities.json seeds the partition) beside a copy of the new graph.json.
+        replay = tmp_path / f"replay-{edit}"
+        if out.exists():
+            shutil.copytree(out, replay)
+        else:
+            replay.mkdir()
+        result = build_graph(root)
+        assert result.summary["changed_files"] != 0
+        shutil.copy2(result.graph_path, replay / "graph.json")
+        write_for_build(load_graph(replay / "graph.json"), replay / "graph.json", root)
+        assert _outputs(replay) == _outputs(out), edit
+
+
+def test_edit_that_leaves_the_graph_unchanged_keeps_graph_and_outputs(tmp_path):
+    project = _project(tmp_path)
+    first = build_graph(project)
+    assert first.summary["changed_files"] is None  # cold: nothing to compare with
+    out = project / "skillbox-out"
+    stamps = {p.name: p.stat().st_mtime_ns for p in out.iterdir() if p.is_file()}
+    pricing = project / "shop" / "pricing.py"
+    pricing.write_text(pricing.read_text() + "\n# a comment at the end changes no node, edge or line\n")
+    second = build_graph(project)
+    assert second.summary["cache"]["misses"] == 1 and second.summary["changed_files"] == 0
+    assert not {"write", "communities", "report", "html", "index"} & set(second.summary["seconds"])
+    assert {p.name: p.stat().st_mtime_ns for p in out.iterdir() if p.is_file()} == stamps
+    assert second.summary["nodes"] == first.summary["nodes"]
+
+    # The next real edit is compared against the same graph.json and rewrites it and its outputs.
+    pricing.write_text(pricing.read_text() + "\ndef discount(amount):\n    return with_tax(amount) * 0.9\n")
+    third = build_graph(project)
+    assert third.summary["changed_files"] == 1
+    assert (out / "graph.json").stat().st_mtime_ns != stamps["graph.json"]
+    explain = CliRunner().invoke(cli, ["graph", "explain", "discount", "--json", "--graph", str(out / "graph.json")])
+    assert explain.exit_code == 0, explain.output
+    cold = tmp_path / "cold"
+    build_graph(project, cold)
+    assert (cold / "graph.json").read_bytes() == (out / "graph.json").read_bytes()
+
+
+def _index_dump(graph_path: Path) -> list[str]:
+    import sqlite3
+
+    from skillbox.graph.index import index_path_for
+
+    db = sqlite3.connect(index_path_for(graph_path))
+    try:
+        return [line for line in db.iterdump() if "'stamp'" not in line and "'communities'" not in line]
+    finally:
+        db.close()
+
+
+def test_index_written_by_a_forked_child_equals_the_one_written_in_process(flask_tree, tmp_path, monkeypatch):
+    import skillbox.graph.outputs as outputs
+    from skillbox.graph.graphfile import load_graph
+
+    out = tmp_path / "out"
+    result = build_graph(flask_tree, out)
+    graph_path = result.graph_path
+    monkeypatch.setenv("SKILLBOX_NO_FORK", "1")
+    outputs.write_use_outputs(load_graph(graph_path), graph_path)
+    in_process = _index_dump(graph_path)
+    monkeypatch.delenv("SKILLBOX_NO_FORK")
+    monkeypatch.setattr(outputs, "FORK_MIN_NODES", 0)
+    written = outputs.write_use_outputs(load_graph(graph_path), graph_path)
+    assert written.index.is_file() and _index_dump(graph_path) == in_process
+    answer = CliRunner().invoke(
+        cli, ["graph", "explain", "src/flask/helpers.py::url_for", "--json", "--graph", str(graph_path)]
+    )
+    assert answer.exit_code == 0, answer.output
+
+
+def test_build_updates_the_index_in_place_and_it_answers_like_a_fresh_one(flask_tree, tmp_path, monkeypatch):
+    """The whole path a user runs: build, edit, build again (the index is updated from the changed blocks, here
+    with the viewer written by a forked child), and every answer equals a freshly written index's."""
+    import sqlite3
+
+    from test_index_update import answers, edit_flask
+
+    import skillbox.graph.outputs as outputs
+    from skillbox.graph.graphfile import load_graph
+    from skillbox.graph.index import index_path_for, write_index
+
+    monkeypatch.setattr(outputs, "FORK_MIN_NODES", 0)
+    root = tmp_path / "flask"
+    shutil.copytree(flask_tree, root)
+    first = build_graph(root)
+    index_file = index_path_for(first.graph_path)
+    before = dict(sqlite3.connect(index_file).execute("SELECT id, rid FROM nodes"))
+    edit_flask(root)
+    second = build_graph(root)
+    assert 0 < second.summary["changed_files"] < second.summary["files"] / 3
+    after = dict(sqlite3.connect(index_file).execute("SELECT id, rid FROM nodes"))
+    assert all(after[n] == before[n] for n in after if n in before)  # updated in place, not rewritten
+    assert "has_any_context" in (root / "skillbox-out" / "graph.html").read_text()  # the child's viewer landed
+
+    graph = load_graph(second.graph_path)
+    fresh = write_index(graph, second.graph_path, tmp_path / "fresh.sqlite")
+    expected = answers(fresh, second.graph_path, graph)
+    got = answers(index_file, second.graph_path, graph)
+    assert [k for k in expected if got.get(k) != expected[k]] == []

@@ -94,6 +94,7 @@ def test_viewer_offline_draw_search_click_and_escaping(browser, tmp_path):
     assert page.text_content("#selected-name") == "redirect"
     details = page.text_content("#details")
     assert "src/app/helpers.py:2" in details
+    assert "id src/app/helpers.py::redirect" in details  # rebuilt from the file-relative id in the payload
     assert "url_for" in details  # its callee is listed
     link = page.get_attribute("#details a[href^='file://']", "href")
     assert link.endswith("/src/app/helpers.py#L2")
@@ -104,7 +105,7 @@ def test_viewer_offline_draw_search_click_and_escaping(browser, tmp_path):
     page.click("#results .result")
     assert page.text_content("#selected-name") == HOSTILE
     assert events["dialogs"] == []
-    assert page.evaluate("document.querySelectorAll('script').length") == 2
+    assert page.evaluate("document.querySelectorAll('script').length") == 3  # data, viewer, bulk data
     assert page.evaluate("document.querySelectorAll('img').length") == 0
     page.screenshot(path=str(tmp_path / "viewer-small.png"))
     assert (tmp_path / "viewer-small.png").stat().st_size > 1000
@@ -118,6 +119,9 @@ def test_viewer_overview_and_drill_down_on_a_large_graph(browser, tmp_path):
     assert _canvas_is_drawn(page)
     crumb = page.text_content("#crumb")
     assert "communities" in crumb
+    # the nodes and edges arrive in a second block, parsed right after the first draw without any interaction
+    page.wait_for_selector("body[data-ready='1']", timeout=30_000)
+    assert page.evaluate("window.__readyMs >= window.__firstDrawMs")
     # clicking a community disc (the largest sits at the centre of the overview) opens it
     box = page.locator("#canvas").bounding_box()
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + (box["height"] + 40) / 2)

@@ -131,19 +131,24 @@ class RecordCache:
         write_atomic(self.pack_path, marshal.dumps(entries))
         self._pack = entries
 
-    def load_blocks(self, digest: str) -> dict:
-        """The previous build's graph.json blocks per file, if they were made against the same interfaces."""
+    def load_blocks(self) -> tuple[str | None, str | None, dict]:
+        """The previous build's graph.json blocks per file, the interface digest they were resolved against and
+        the digest of the resolution code alone.
+
+        Blocks are reused under the same digest (or, file by file, when the interface changes cannot reach them),
+        and compared byte for byte under any digest: that is how a build tells which files' part of the graph
+        really changed."""
         try:
             stored = unseal((self.directory / BLOCKS_NAME).read_bytes())
         except Exception:
-            return {}
-        if not isinstance(stored, dict) or stored.get("digest") != digest:
-            return {}
-        return stored.get("files", {})
+            return None, None, {}
+        if not isinstance(stored, dict) or not isinstance(stored.get("files"), dict):
+            return None, None, {}
+        return stored.get("digest"), stored.get("code"), stored["files"]
 
-    def save_blocks(self, digest: str, blocks: dict) -> None:
+    def save_blocks(self, digest: str, blocks: dict, code: str | None = None) -> None:
         self.prepare()
-        write_atomic(self.directory / BLOCKS_NAME, seal({"digest": digest, "files": blocks}))
+        write_atomic(self.directory / BLOCKS_NAME, seal({"digest": digest, "code": code, "files": blocks}))
 
     def load_index(self) -> dict | None:
         try:

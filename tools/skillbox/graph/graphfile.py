@@ -150,6 +150,44 @@ def from_node_link(data: dict, path: Path | None = None) -> CodeGraph:
     return CodeGraph(path=path, meta=dict(data.get("graph") or {}), nodes=nodes, edges=edges)
 
 
+def from_blocks(blocks, meta: dict, path: Path | None = None) -> CodeGraph:
+    """A CodeGraph straight from the build's blocks, without a round trip through JSON.
+
+    `blocks` yields (nodes, edges) per block in graph.json order: nodes as dicts, edges either as the engine's
+    edge tuples (source, target, relation, line, confidence, context, file, score; a block just built) or as link
+    dicts (a block parsed back from the previous graph.json). The result equals `load_graph` of the written file.
+    """
+    nodes: dict[str, dict] = {}
+    edges: list[Edge] = []
+    for block_nodes, block_edges in blocks:
+        for node in block_nodes:
+            nodes[node["id"]] = node
+        if block_edges and isinstance(block_edges[0], tuple):
+            edges.extend(
+                Edge(s, t, relation, confidence, file or None, line or None, score)
+                for s, t, relation, line, confidence, _context, file, score in block_edges
+            )
+        else:
+            edges.extend(_edge(raw) for raw in block_edges)
+    edges = [e for e in edges if e.source in nodes and e.target in nodes]
+    return CodeGraph(path=path, meta=meta, nodes=nodes, edges=edges)
+
+
+def _edge(raw: dict) -> Edge:
+    line = raw.get("line")
+    if line is not None and not isinstance(line, int):
+        line = int(line) if str(line).isdigit() else None
+    return Edge(
+        str(raw["source"]),
+        str(raw["target"]),
+        raw.get("relation", "related"),
+        raw.get("confidence", "EXTRACTED"),
+        raw.get("file"),
+        line,
+        raw.get("score", raw.get("confidence_score")),
+    )
+
+
 def resolve_graph_path(graph: str | Path | None) -> Path:
     return Path(graph) if graph else DEFAULT_GRAPH
 
@@ -159,8 +197,11 @@ def load_graph(graph: str | Path | None = None) -> CodeGraph:
     path = resolve_graph_path(graph)
     if not path.is_file():
         raise NotFoundError(f"no graph at {path}: run `skillbox graph build` first (or pass --graph FILE)")
-    try:
-        data = orjson.loads(path.read_bytes())
-    except (OSError, ValueError) as err:
-        raise InvalidInputError(f"cannot read {path}: {err}") from None
-    return from_node_link(data, path)
+    from skillbox.graph.gc_pause import gc_paused
+
+    with gc_paused():  # ~500k new containers, no cycles: collections during the load only cost time
+        try:
+            data = orjson.loads(path.read_bytes())
+        except (OSError, ValueError) as err:
+            raise InvalidInputError(f"cannot read {path}: {err}") from None
+        return from_node_link(data, path)

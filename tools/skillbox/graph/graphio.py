@@ -19,10 +19,14 @@ SCHEMA = "skillbox.graph/1"
 def links_from_edges(edges: list[tuple]) -> list[dict]:
     """Edge tuples (source, target, relation, line, confidence, context, file, score) -> link dicts, in a total
     content-defined order, with per-pair multigraph keys."""
+    return _links(sorted(set(edges)))
+
+
+def _links(unique: list[tuple]) -> list[dict]:
     links = []
     previous = None
     key = 0
-    for source, target, relation, line, confidence, context, file, score in sorted(set(edges)):
+    for source, target, relation, line, confidence, context, file, score in unique:
         pair = (source, target)
         key = key + 1 if pair == previous else 0
         previous = pair
@@ -45,15 +49,28 @@ def file_chunk(nodes: list[dict], edges: list[tuple]) -> tuple[bytes, bytes, tup
     contiguous, self-contained block; graph.json is the blocks in path order (then external nodes). A block can
     therefore be reused byte for byte when its file and everything it resolves against are unchanged.
     """
+    nodes_b, links_b, counts, _nodes, _edges = file_block(nodes, edges)
+    return nodes_b, links_b, counts
+
+
+def file_block(nodes: list[dict], edges: list[tuple]) -> tuple[bytes, bytes, tuple, list[dict], list[tuple]]:
+    """`file_chunk` plus the sorted nodes and the sorted, de-duplicated edge tuples it serialised, for a caller
+    that keeps the graph in memory."""
     dumps = orjson.dumps
     nodes = sorted(nodes, key=lambda n: n["id"])
-    links = links_from_edges(edges)
+    unique = sorted(set(edges))
+    links = _links(unique)
     counts = (
         tuple(sorted(Counter(n["kind"] for n in nodes).items())),
         tuple(sorted(Counter(link["relation"] for link in links).items())),
         tuple(sorted(Counter(link["confidence"] for link in links).items())),
     )
-    return b",\n".join(map(dumps, nodes)), b",\n".join(map(dumps, links)), counts
+    return b",\n".join(map(dumps, nodes)), b",\n".join(map(dumps, links)), counts, nodes, unique
+
+
+def parse_block(nodes_b: bytes, links_b: bytes) -> tuple[list[dict], list[dict]]:
+    """The node and link dicts of a block taken from a previous graph.json."""
+    return orjson.loads(b"[" + nodes_b + b"]"), orjson.loads(b"[" + links_b + b"]")
 
 
 def write_chunks(path: Path, node_chunks: list[bytes], link_chunks: list[bytes]) -> tuple[list, list]:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from skillbox.graph.cluster import detect_communities, read_previous, write_communities
 from skillbox.graph.graphfile import CodeGraph
-from skillbox.graph.index import write_index
+from skillbox.graph.index import index_path_for, update_index, write_index
 from skillbox.graph.report import render_report
 from skillbox.graph.viewer.render import write_html
 
@@ -37,9 +37,21 @@ class UseOutputs:
 
 
 def write_use_outputs(
-    graph: CodeGraph, graph_path: Path, *, title: str | None = None, html: bool = True, fresh: bool = False
+    graph: CodeGraph,
+    graph_path: Path,
+    *,
+    title: str | None = None,
+    html: bool = True,
+    fresh: bool = False,
+    changed: set[str] | None = None,
 ) -> UseOutputs:
-    """Cluster (seeded from the previous partition unless `fresh`), then write the report, viewer and index."""
+    """Cluster (seeded from the previous partition unless `fresh`), then write the report, viewer and index.
+
+    `changed`: the files whose nodes and edges differ from the graph the current query index describes (""
+    stands for the external nodes); the index is then updated in place instead of rewritten. None: rewrite it.
+
+    On a big graph the two cores share the work: a forked child (which sees the same graph without copying it)
+    writes the larger of the index (when rewritten) or the viewer, while this process writes the rest."""
     out_dir = graph_path.parent
     seconds: dict[str, float] = {}
     title = title or f"{(graph.meta.get('name') or out_dir.resolve().parent.name)} code graph"
@@ -50,20 +62,98 @@ def write_use_outputs(
     communities = write_communities(partition, out_dir / COMMUNITIES_NAME)
     seconds["communities"] = time.perf_counter() - started
 
+    html_path = out_dir / HTML_NAME if html else None
+
+    def write_index_now() -> Path:
+        if changed is not None:
+            return update_index(graph, graph_path, changed)
+        return write_index(graph, graph_path)
+
+    def write_viewer() -> Path:
+        return write_html(graph, partition, out_dir / HTML_NAME, title)
+
+    in_child = None
+    if len(graph.nodes) >= FORK_MIN_NODES:
+        in_child = "index" if changed is None else ("html" if html else None)
+    child = _fork(write_index_now if in_child == "index" else write_viewer) if in_child else None
+    if child is None:
+        in_child = None
+
     started = time.perf_counter()
     report = _write_text(out_dir / REPORT_NAME, render_report(graph, partition, title))
     seconds["report"] = time.perf_counter() - started
 
-    html_path = None
-    if html:
+    if html and in_child != "html":
         started = time.perf_counter()
-        html_path = write_html(graph, partition, out_dir / HTML_NAME, title)
+        write_viewer()
         seconds["html"] = time.perf_counter() - started
+    if in_child != "index":
+        started = time.perf_counter()
+        index = write_index_now()
+        seconds["index"] = time.perf_counter() - started
 
-    started = time.perf_counter()
-    index = write_index(graph, graph_path)
-    seconds["index"] = time.perf_counter() - started
+    if child is not None:
+        # Only the time spent waiting for the child counts: the rest overlapped with this process's work.
+        started = time.perf_counter()
+        if not _joined(child):
+            (write_index_now if in_child == "index" else write_viewer)()
+        seconds[in_child] = time.perf_counter() - started
+    if in_child == "index":
+        index = index_path_for(graph_path)
     return UseOutputs(communities, report, html_path, index, len(partition.communities), partition.moved, seconds)
+
+
+FORK_MIN_NODES = 20_000
+
+
+def _fork(task) -> int | None:
+    """Run `task` in a forked child; the child's pid, or None where fork is unavailable (then the caller runs it)."""
+    import threading
+
+    # Forking a process that runs other threads can leave the child holding a lock nobody will release.
+    if not hasattr(os, "fork") or os.environ.get("SKILLBOX_NO_FORK") or threading.active_count() > 1:
+        return None
+    try:
+        pid = os.fork()
+    except OSError:
+        return None
+    if pid:
+        return pid
+    try:  # the child: do the task and exit, never return into the caller's code
+        task()
+        os._exit(0)
+    except BaseException:
+        os._exit(1)  # the parent sees the exit code and does the task itself
+
+
+def _joined(pid: int) -> bool:
+    """Wait for a child; True when it finished its task."""
+    try:
+        _pid, status = os.waitpid(pid, 0)
+    except ChildProcessError:
+        return False
+    return os.waitstatus_to_exitcode(status) == 0
+
+
+def index_describes(graph_path: Path) -> bool:
+    """True when the query index was written for graph.json as it is now (so the next build may update it in
+    place from the files that changed); checked before graph.json is rewritten."""
+    import sqlite3
+
+    from skillbox.graph.index import _stamp
+
+    target = index_path_for(graph_path)
+    if not target.is_file():
+        return False
+    try:
+        db = sqlite3.connect(f"file:{target}?mode=ro", uri=True)
+        try:
+            row = db.execute("SELECT value FROM meta WHERE key = 'stamp'").fetchone()
+        finally:
+            db.close()
+        return bool(row) and row[0] == _stamp(graph_path)
+    except (sqlite3.Error, OSError):
+        return False
 
 
 def _write_text(path: Path, text: str) -> Path:
@@ -77,8 +167,6 @@ def _write_text(path: Path, text: str) -> Path:
 
 def outputs_missing(graph_path: Path) -> bool:
     """True when a build left graph.json without its report, viewer, communities or a current query index."""
-    from skillbox.graph.index import index_path_for
-
     out_dir = graph_path.parent
     needed = [out_dir / REPORT_NAME, out_dir / HTML_NAME, out_dir / COMMUNITIES_NAME, index_path_for(graph_path)]
     if not all(p.is_file() for p in needed):
@@ -89,17 +177,13 @@ def outputs_missing(graph_path: Path) -> bool:
         return True
 
 
-def write_for_build(graph_path: Path, root: Path) -> UseOutputs:
-    """The build's hook, run right after graph.json is written: cluster, report, viewer and query index."""
-    from skillbox.graph.graphfile import load_graph
+def write_for_build(graph: CodeGraph, graph_path: Path, root: Path, changed: set[str] | None = None) -> UseOutputs:
+    """The build's hook, run right after graph.json is written, with the graph the build holds in memory.
 
-    started = time.perf_counter()
-    graph = load_graph(graph_path)  # the build streams graph.json out in blocks; read it back once, here
+    `changed` names the files whose part of the graph changed since the previous build ("" = external nodes), or
+    None when unknown (cold, forced, or no previous graph)."""
     graph.meta = {**graph.meta, "root": str(root)}
-    loaded = time.perf_counter() - started
-    outputs = write_use_outputs(graph, graph_path, title=f"{root.name} code graph")
-    outputs.seconds = {"load": loaded, **outputs.seconds}
-    return outputs
+    return write_use_outputs(graph, graph_path, title=f"{root.name} code graph", changed=changed)
 
 
 def refresh_for_build(graph_path: Path, root: Path) -> UseOutputs | None:
@@ -107,4 +191,11 @@ def refresh_for_build(graph_path: Path, root: Path) -> UseOutputs | None:
     written by an older skillbox); otherwise do nothing."""
     if not outputs_missing(graph_path):
         return None
-    return write_for_build(graph_path, root)
+    from skillbox.graph.graphfile import load_graph
+
+    started = time.perf_counter()
+    graph = load_graph(graph_path)
+    loaded = time.perf_counter() - started
+    outputs = write_for_build(graph, graph_path, root)
+    outputs.seconds = {"load": loaded, **outputs.seconds}
+    return outputs

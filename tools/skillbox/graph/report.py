@@ -12,14 +12,20 @@ score of at least 0.8, qualify; edges from test files are left out (tests reachi
 from __future__ import annotations
 
 import functools
-from collections import Counter, defaultdict
-from pathlib import PurePosixPath
+import heapq
+from collections import Counter, defaultdict, deque
+from itertools import compress, repeat
+from operator import and_, itemgetter, le, ne, not_
 
 from skillbox.graph.cluster import Partition
-from skillbox.graph.graphfile import STRUCTURE_RELATIONS, CodeGraph, is_test_path
+from skillbox.graph.columns import graph_columns
+from skillbox.graph.gc_pause import gc_paused
+from skillbox.graph.graphfile import STRUCTURE_RELATIONS, CodeGraph, Edge, is_test_path
 
 SURPRISE_RELATIONS = frozenset({"calls", "inherits", "implements", "references", "uses"})
 NON_SYMBOL_KINDS = frozenset({"file", "module", "external", "heading", "concept"})
+_EVIDENCED = frozenset({"EXTRACTED", "INFERRED"})  # INFERRED needs a score >= 0.8 too
+DEAD_KINDS = frozenset({"function", "method", "class"})
 ENTRY_POINT_NAMES = frozenset({"main", "setup", "teardown", "setUp", "tearDown", "__init__", "__main__"})
 LANGUAGE_BY_SUFFIX = {
     ".py": "Python", ".pyi": "Python", ".js": "JavaScript", ".mjs": "JavaScript", ".cjs": "JavaScript",
@@ -28,6 +34,8 @@ LANGUAGE_BY_SUFFIX = {
     ".cs": "C#", ".rb": "Ruby", ".php": "PHP", ".kt": "Kotlin", ".swift": "Swift", ".scala": "Scala", ".lua": "Lua",
     ".sh": "Bash", ".html": "HTML", ".css": "CSS", ".md": "Markdown", ".vue": "Vue", ".svelte": "Svelte",
 }  # fmt: skip
+_SOURCE, _TARGET, _RELATION, _CONFIDENCE = (itemgetter(i) for i in range(4))
+_FIRST = itemgetter(0)
 
 
 def _name(node: dict) -> str:
@@ -51,100 +59,198 @@ def _md(text: str) -> str:
 
 
 class ReportData:
-    """The numbers behind the report, computed once (tests and the MCP server read them too)."""
+    """The numbers behind the report, computed once (tests and the MCP server read them too).
+
+    Django's graph has 160k edges, and a Python loop that touches each edge a few times costs more than the whole
+    report may. So the edges are read as the integer columns of `skillbox.graph.columns` (source index, target
+    index, relation-and-confidence code; shared with the viewer), and everything here is list indexing and
+    Counter/compress/map passes that run in C. Python-level loops only see the few thousand edges that can matter
+    (surprise candidates, imports) and a few hundred ranked nodes. No pass builds a tuple per edge: a burst of fresh
+    containers would also make the cyclic collector walk the whole loaded graph."""
 
     def __init__(self, graph: CodeGraph, partition: Partition):
         self.graph = graph
         self.partition = partition
-        self.membership = partition.membership()
+        columns = graph_columns(graph)
+        self._ids = ids = columns.ids
+        self._index = columns.index
+        self._kinds = columns.kinds
+        self._src, self._dst, self._pair, self._pairs = columns.src, columns.dst, columns.pair, columns.pairs
+        self._mask = columns.edge_mask
+        self._relation = columns.relation
+        files = columns.files
+        self.test_files = {f for f in set(files) if is_test_path(f)}
+        self._file_names = [f for f in dict.fromkeys(files) if f]
+        file_ids = dict(zip(self._file_names, range(len(self._file_names)), strict=True))
+        self._file_of = list(map(file_ids.get, files, repeat(-1)))  # -1: no file
+        test_file_ids = {file_ids[f] for f in self.test_files if f}
+        self._code_node = list(map(not_, map(test_file_ids.__contains__, self._file_of)))  # not in a test file
+        self._has_file = list(map(ne, repeat(-1), self._file_of))
+        self._community_of = columns.community_of(partition)
+        self._columns = columns
         # Dependency degree counts edges other than containment, leaves out AMBIGUOUS guesses (one call to
         # `x.append` is not 3 connections) and edges from test code (a test suite is not a dependant).
-        self.dep_degree: Counter = Counter()
-        self.dep_in: Counter = Counter()
-        for e in graph.edges:
-            if e.relation in STRUCTURE_RELATIONS or e.confidence == "AMBIGUOUS":
-                continue
-            self.dep_in[e.target] += 1
-            if is_test_path(graph.nodes[e.source].get("file")):
-                continue
-            self.dep_degree[e.source] += 1
-            self.dep_degree[e.target] += 1
+        is_dependency = self._mask(lambda r, c: r not in STRUCTURE_RELATIONS and c != "AMBIGUOUS")
+        dep_src = list(compress(self._src, is_dependency))
+        dep_dst = list(compress(self._dst, is_dependency))
+        self._in = _as_list(Counter(dep_dst), len(ids))
+        from_code = list(map(self._code_node.__getitem__, dep_src))
+        degree = Counter(compress(dep_src, from_code))
+        degree.update(compress(dep_dst, from_code))
+        self._degree = _as_list(degree, len(ids))
+
+    @functools.cached_property
+    def membership(self) -> dict[str, int]:
+        """node id -> community id."""
+        return {m: c.id for c in self.partition.communities for m in c.members}
+
+    @functools.cached_property
+    def node_file(self) -> dict[str, str | None]:
+        return {nid: n.get("file") for nid, n in self.graph.nodes.items()}
+
+    @functools.cached_property
+    def dep_degree(self) -> Counter:
+        """node id -> dependency degree (edges other than containment, not AMBIGUOUS, not from tests)."""
+        return Counter(dict(compress(zip(self._ids, self._degree, strict=True), self._degree)))
+
+    @functools.cached_property
+    def dep_in(self) -> Counter:
+        """node id -> incoming dependency edges (tests included)."""
+        return Counter(dict(compress(zip(self._ids, self._in, strict=True), self._in)))
 
     def summary(self) -> dict:
         g = self.graph
-        files = {n["file"] for n in g.nodes.values() if n.get("file")}
-        recorded = {n["file"]: n["language"] for n in g.nodes.values() if n.get("kind") == "file" and n.get("language")}
+        # Counter keeps first-seen order, so summing its pairs keeps each relation's and confidence's first-seen
+        # order too: ties in most_common() come out as if the columns had been counted directly
+        relations: Counter = Counter()
+        confidences: Counter = Counter()
+        for code, n in Counter(self._pair).items():
+            relation, confidence = self._pairs[code]
+            relations[relation] += n
+            confidences[confidence] += n
+        recorded = {
+            n["file"]: n["language"]
+            for n in compress(g.nodes.values(), map("file".__eq__, self._kinds))
+            if n.get("language") and n.get("file")
+        }
+        files = sorted(self._file_names)
         languages = Counter(
-            recorded.get(f)
-            or LANGUAGE_BY_SUFFIX.get(PurePosixPath(f).suffix.lower(), PurePosixPath(f).suffix or "other")
-            for f in files
+            recorded.get(f) or LANGUAGE_BY_SUFFIX.get(_suffix(f).lower(), _suffix(f) or "other") for f in files
         )
         return {
             "files": len(files),
             "nodes": len(g.nodes),
             "edges": len(g.edges),
-            "kinds": Counter(n.get("kind", "?") for n in g.nodes.values()).most_common(),
-            "relations": Counter(e.relation for e in g.edges).most_common(),
-            "confidence": Counter(e.confidence for e in g.edges).most_common(),
+            "kinds": Counter(self._kinds).most_common(),
+            "relations": relations.most_common(),
+            "confidence": confidences.most_common(),
             "languages": languages.most_common(),
         }
 
-    def god_nodes(self, limit: int = 10) -> list[tuple[dict, int]]:
-        symbols = [nid for nid, n in self.graph.nodes.items() if n.get("kind") not in NON_SYMBOL_KINDS]
-        symbols.sort(key=lambda nid: (-self.dep_degree[nid], nid))
-        return [(self.graph.nodes[nid], self.dep_degree[nid]) for nid in symbols[:limit] if self.dep_degree[nid]]
-
-    def surprising(self, limit: int = 10) -> list[dict]:
-        return self._all_surprising[:limit]
+    def _top(self, candidates: list[int], limit: int) -> list[int]:
+        """The `limit` candidate nodes with the highest dependency degree, ties by id. The cut-off degree comes from
+        a C-level nlargest over ints; only nodes at or above it are sorted in Python."""
+        if not candidates:
+            return []
+        degree = self._degree
+        degrees = list(map(degree.__getitem__, candidates))
+        floor = heapq.nlargest(limit, degrees)[-1]
+        contenders = list(compress(candidates, map(le, repeat(floor), degrees)))
+        contenders.sort(key=self._ids.__getitem__)
+        contenders.sort(key=degree.__getitem__, reverse=True)  # stable, also reversed: ties stay in id order
+        return contenders[:limit]
 
     @functools.cached_property
-    def _all_surprising(self) -> list[dict]:
-        g, membership = self.graph, self.membership
-        between: Counter = Counter()
-        for e in g.edges:
-            a, b = membership.get(e.source), membership.get(e.target)
-            if a != b:
-                between[(min(a, b), max(a, b))] += 1
-        found = []
-        seen = set()
-        in_degrees = sorted(self.dep_in.values())
-        hub_in_degree = max(10, in_degrees[int(len(in_degrees) * 0.99)] if in_degrees else 0)
-        for e in g.edges:
-            if e.relation not in SURPRISE_RELATIONS:
-                continue
-            if e.confidence != "EXTRACTED" and not (e.confidence == "INFERRED" and (e.score or 0) >= 0.8):
-                continue
-            src, dst = g.nodes[e.source], g.nodes[e.target]
-            fa, fb = src.get("file"), dst.get("file")
-            if not fa or not fb or fa == fb or is_test_path(fa):
-                continue
-            ca, cb = membership.get(e.source), membership.get(e.target)
-            da, db = fa.rpartition("/")[0], fb.rpartition("/")[0]
-            reasons = []
-            score = 0
-            if da.partition("/")[0] != db.partition("/")[0]:
-                score += 2
-                reasons.append("different top-level directory")
-            elif da != db:
+    def _symbols(self) -> list[int]:
+        return list(compress(range(len(self._ids)), map(not_, map(NON_SYMBOL_KINDS.__contains__, self._kinds))))
+
+    def god_nodes(self, limit: int = 10) -> list[tuple[dict, int]]:
+        symbols, nodes = self._symbols, self.graph.nodes
+        return [(nodes[self._ids[i]], self._degree[i]) for i in self._top(symbols, limit) if self._degree[i]]
+
+    def top_members(self, members: list[str], limit: int = 5) -> list[str]:
+        """The community's most connected members (ties and unconnected ones by id)."""
+        return [self._ids[i] for i in self._top(list(map(self._index.__getitem__, members)), limit)]
+
+    def surprising(self, limit: int = 10) -> list[dict]:
+        return [
+            {"edge": edge, "score": score, "reasons": self._surprise(edge)[1]}
+            for _, score, edge in self._all_surprising[:limit]
+        ]
+
+    @functools.cached_property
+    def _hub_in_degree(self) -> int:
+        in_degrees = sorted(filter(None, self._in))
+        return max(10, in_degrees[int(len(in_degrees) * 0.99)] if in_degrees else 0)
+
+    def _links_between(self, a: int, b: int) -> int:
+        links, stride = self._columns.community_links(self.partition)
+        return links[(a + 1) * stride + b + 1] + links[(b + 1) * stride + a + 1]
+
+    @functools.cached_property
+    def _directories(self) -> tuple[list[str], list[str]]:
+        """Per file id: its directory, and that directory's top-level part."""
+        directories = [f.rpartition("/")[0] for f in self._file_names]
+        return directories, [d.partition("/")[0] for d in directories]
+
+    def _score(self, a: int, b: int) -> tuple[int, list[str]]:
+        """The stated score of a candidate edge from node a to node b (files differ, source outside tests), with
+        its reasons."""
+        directory, top = self._directories
+        fa, fb = self._file_of[a], self._file_of[b]
+        ca, cb = self._community_of[a], self._community_of[b]
+        reasons = []
+        score = 0
+        if top[fa] != top[fb]:
+            score += 2
+            reasons.append("different top-level directory")
+        elif directory[fa] != directory[fb]:
+            score += 1
+            reasons.append("different directory")
+        if ca != cb:
+            score += 1
+            reasons.append("different community")
+            if self._links_between(ca, cb) <= 2:
                 score += 1
-                reasons.append("different directory")
-            if ca != cb:
-                score += 1
-                reasons.append("different community")
-                if between[(min(ca, cb), max(ca, cb))] <= 2:
-                    score += 1
-                    reasons.append("one of at most 2 links between the two communities")
-            if self.dep_in[e.target] >= hub_in_degree:
-                score -= 1
-                reasons.append("but the target is widely used")
-            if score < 2:
+                reasons.append("one of at most 2 links between the two communities")
+        if self._in[b] >= self._hub_in_degree:
+            score -= 1
+            reasons.append("but the target is widely used")
+        return score, reasons
+
+    def _surprise(self, e: Edge) -> tuple[int, list[str]]:
+        return self._score(self._index[e.source], self._index[e.target])
+
+    @functools.cached_property
+    def _all_surprising(self) -> list[tuple[tuple, int, Edge]]:
+        """(sort key, score, edge) for every edge scoring >= 2, best first; the first edge per (source, target,
+        relation) in graph order stands for its duplicates."""
+        # INFERRED edges qualify with a score >= 0.8, checked below on the few that get that far
+        wanted = self._mask(lambda r, c: r in SURPRISE_RELATIONS and c in ("EXTRACTED", "INFERRED"))
+        at = compress(range(len(self._src)), wanted)
+        src = list(compress(self._src, wanted))
+        dst = list(compress(self._dst, wanted))
+        file_of, code_node, has_file = self._file_of, self._code_node, self._has_file
+        # most calls stay inside their file: drop those first, then keep edges between two known files whose source
+        # is outside tests
+        crossing = list(map(ne, map(file_of.__getitem__, src), map(file_of.__getitem__, dst)))
+        at, src, dst = (list(compress(column, crossing)) for column in (at, src, dst))
+        usable = map(and_, map(code_node.__getitem__, src), map(has_file.__getitem__, src))
+        keep = map(and_, usable, map(has_file.__getitem__, dst))
+        edges, relation, score_of = self.graph.edges, self._relation, self._score
+        found, seen = [], set()
+        for i, a, b in compress(zip(at, src, dst, strict=True), keep):
+            e = edges[i]
+            if e.confidence != "EXTRACTED" and (e.score or 0) < 0.8:
                 continue
-            key = (e.source, e.target, e.relation)
+            key = (a, b, relation[i])
             if key in seen:
                 continue
             seen.add(key)
-            found.append({"edge": e, "score": score, "reasons": reasons})
-        found.sort(key=lambda f: (-f["score"], f["edge"].source, f["edge"].target))
+            score = score_of(a, b)[0]
+            if score >= 2:
+                found.append(((-score, e.source, e.target, i), score, e))
+        found.sort(key=_FIRST)
         return found
 
     def import_cycles(self, limit: int = 10) -> list[list[str]]:
@@ -153,13 +259,15 @@ class ReportData:
     @functools.cached_property
     def _all_cycles(self) -> list[list[str]]:
         """One shortest import cycle per strongly connected group of files (file-level import graph)."""
+        is_import = self._mask(lambda r, c: r == "imports")
+        file_of = self._file_of
+        fa = map(file_of.__getitem__, compress(self._src, is_import))
+        fb = map(file_of.__getitem__, compress(self._dst, is_import))
         succ: dict[str, set[str]] = defaultdict(set)
-        for e in self.graph.edges:
-            if e.relation != "imports":
-                continue
-            fa, fb = self.graph.nodes[e.source].get("file"), self.graph.nodes[e.target].get("file")
-            if fa and fb and fa != fb:
-                succ[fa].add(fb)
+        names = self._file_names
+        for a, b in set(zip(fa, fb, strict=True)):
+            if a >= 0 and b >= 0 and a != b:
+                succ[names[a]].add(names[b])
         cycles = []
         for component in strongly_connected(succ):
             if len(component) < 2:
@@ -174,21 +282,36 @@ class ReportData:
     def dead_looking(self) -> list[dict]:
         """Functions, methods and classes nothing calls, imports, inherits or references (name-based guesses:
         entry points, dunder methods, tests and framework hooks will show up here too, so it's a list to read)."""
-        result = []
-        for nid, n in self.graph.nodes.items():
-            if n.get("kind") not in ("function", "method", "class"):
-                continue
+        nodes, result = self.graph.nodes, []
+        uncalled = map(and_, map(DEAD_KINDS.__contains__, self._kinds), map(not_, self._in))
+        for nid in compress(self._ids, map(and_, uncalled, self._code_node)):
+            n = nodes[nid]
             name = n.get("name") or ""
-            if self.dep_in[nid] or is_test_path(n.get("file")) or name in ENTRY_POINT_NAMES:
-                continue
-            if (name.startswith("__") and name.endswith("__")) or name.startswith("test"):
+            if name in ENTRY_POINT_NAMES or name.startswith("test") or (name[:2] == "__" and name[-2:] == "__"):
                 continue
             result.append(n)
         result.sort(key=lambda n: (n.get("file") or "", n.get("line") or 0))
         return result
 
     def isolated(self) -> list[dict]:
-        return [n for nid, n in self.graph.nodes.items() if self.graph.degree(nid) == 0]
+        linked = set(self._src)
+        linked.update(self._dst)
+        nodes = self.graph.nodes
+        return [nodes[self._ids[i]] for i in range(len(self._ids)) if i not in linked]
+
+
+def _as_list(counts: Counter, size: int) -> list[int]:
+    """Counts by node index as a list (0 where absent); the stores run in C through map()."""
+    result = [0] * size
+    deque(map(result.__setitem__, counts.keys(), counts.values()), maxlen=0)
+    return result
+
+
+def _suffix(path: str) -> str:
+    """PurePosixPath(path).suffix without building a path object per file."""
+    name = path.rpartition("/")[2]
+    dot = name.rfind(".")
+    return name[dot:] if 0 < dot < len(name) - 1 else ""
 
 
 def strongly_connected(succ: dict[str, set[str]]) -> list[set[str]]:
@@ -300,7 +423,8 @@ def suggested_questions(data: ReportData) -> list[tuple[str, str]]:
 
 
 def render_report(graph: CodeGraph, partition: Partition, title: str = "Code graph report") -> str:
-    return render_report_data(ReportData(graph, partition), title)
+    with gc_paused():
+        return render_report_data(ReportData(graph, partition), title)
 
 
 def render_report_data(data: ReportData, title: str = "Code graph report") -> str:
@@ -344,7 +468,7 @@ def render_report_data(data: ReportData, title: str = "Code graph report") -> st
     out += ["", "| id | label | size | cohesion | top members |", "|---|---|---|---|---|"]
     shown = communities[:25]
     for c in shown:
-        top = sorted(c.members, key=lambda m: (-data.dep_degree[m], m))[:5]
+        top = data.top_members(c.members)
         members = ", ".join(_md(_name(graph.nodes[m])) for m in top)
         out.append(f"| {c.id} | {_md(c.label)} | {c.size} | {c.cohesion:.2f} | {members} |")
     if len(communities) > len(shown):

@@ -3,15 +3,32 @@
 (function () {
   "use strict";
   var D = JSON.parse(document.getElementById("graph-data").textContent);
-  var N = D.nodes.length;
-  // node fields: 0 id, 1 name, 2 kind, 3 file, 4 line, 5 community, 6 x, 7 y, 8 degree, 9 doc
-  var E = D.edges; // flat: source, target, relation, confidence
-  var byCommunity = {};
+  var N = D.counts.nodes;
   var communityById = {};
-  D.communities.forEach(function (c) { communityById[c.id] = c; byCommunity[c.id] = []; });
-  for (var i = 0; i < N; i++) {
-    var cid = D.nodes[i][5];
-    (byCommunity[cid] = byCommunity[cid] || []).push(i);
+  D.communities.forEach(function (c) { communityById[c.id] = c; });
+  // The nodes and edges (nearly all of the page's bytes) sit in a second JSON block after this script: the
+  // overview draws from the small block above, and the bulk is parsed once the document is complete, or on first
+  // need. Nodes come as columns (one array per field), positions as ints in 1/D.scale units.
+  var C = null, NAME, KIND, FILE, LINE, COMM, DEG, X, Y, DOC, RAW, E; // E flat: source, target, relation, confidence
+  var byCommunity = {};
+  function loadBulk() {
+    if (C) return true;
+    var block = document.getElementById("graph-bulk");
+    if (!block) return false;
+    var B = JSON.parse(block.textContent);
+    C = B.nodes; E = B.edges; D.files = B.files;
+    NAME = C.name; KIND = C.kind; FILE = C.file; LINE = C.line; COMM = C.community; DEG = C.degree;
+    X = new Float64Array(N); Y = new Float64Array(N);
+    for (var p = 0; p < N; p++) { X[p] = C.x[p] / D.scale; Y[p] = C.y[p] / D.scale; }
+    DOC = {};
+    C.doc_at.forEach(function (i, k) { DOC[i] = C.doc[k]; });
+    RAW = new Uint8Array(N);
+    C.id_raw_at.forEach(function (i) { RAW[i] = 1; });
+    D.communities.forEach(function (c) { byCommunity[c.id] = []; });
+    for (var i = 0; i < N; i++) (byCommunity[COMM[i]] = byCommunity[COMM[i]] || []).push(i);
+    window.__readyMs = performance.now();
+    document.body.setAttribute("data-ready", "1");
+    return true;
   }
   var adjacency = null; // built on first need
   function neighbours(i) {
@@ -71,8 +88,7 @@
   function sy(y) { return y * view.scale + view.y; }
 
   function nodeVisible(i) {
-    var n = D.nodes[i];
-    return filters.kind[n[2]] && (state.community === null || n[5] === state.community);
+    return filters.kind[KIND[i]] && (state.community === null || COMM[i] === state.community);
   }
   function edgeVisible(e) { return filters.relation[E[e + 2]] && filters.confidence[E[e + 3]]; }
 
@@ -112,6 +128,7 @@
     });
   }
   function drawCommunity(cid) {
+    if (!loadBulk()) return;
     var members = byCommunity[cid] || [];
     var inside = {};
     members.forEach(function (i) { if (nodeVisible(i)) inside[i] = true; });
@@ -123,8 +140,7 @@
         if (E[e] !== i) return;
         var j = E[e + 1];
         if (!inside[i] || !inside[j] || !edgeVisible(e)) return;
-        var a = D.nodes[i], b = D.nodes[j];
-        ctx.moveTo(sx(a[6]), sy(a[7])); ctx.lineTo(sx(b[6]), sy(b[7]));
+        ctx.moveTo(sx(X[i]), sy(Y[i])); ctx.lineTo(sx(X[j]), sy(Y[j]));
       });
     });
     ctx.stroke();
@@ -132,8 +148,8 @@
       ctx.strokeStyle = "#d9480f"; ctx.lineWidth = 1.5; ctx.beginPath();
       neighbours(state.selected).forEach(function (e) {
         if (!edgeVisible(e)) return;
-        var a = D.nodes[E[e]], b = D.nodes[E[e + 1]];
-        ctx.moveTo(sx(a[6]), sy(a[7])); ctx.lineTo(sx(b[6]), sy(b[7]));
+        var a = E[e], b = E[e + 1];
+        ctx.moveTo(sx(X[a]), sy(Y[a])); ctx.lineTo(sx(X[b]), sy(Y[b]));
       });
       ctx.stroke();
     }
@@ -143,13 +159,12 @@
     ctx.textAlign = "left";
     members.forEach(function (i) {
       if (!inside[i]) return;
-      var n = D.nodes[i];
-      var rad = base + Math.min(6, Math.sqrt(n[8]) * 0.6);
-      ctx.fillStyle = i === state.selected ? "#d9480f" : state.highlight[i] ? "#ffb000" : colour(n[2]);
-      ctx.beginPath(); ctx.arc(sx(n[6]), sy(n[7]), rad, 0, Math.PI * 2); ctx.fill();
+      var rad = base + Math.min(6, Math.sqrt(DEG[i]) * 0.6);
+      ctx.fillStyle = i === state.selected ? "#d9480f" : state.highlight[i] ? "#ffb000" : colour(KIND[i]);
+      ctx.beginPath(); ctx.arc(sx(X[i]), sy(Y[i]), rad, 0, Math.PI * 2); ctx.fill();
       if (labels || i === state.selected) {
         ctx.fillStyle = "#222";
-        ctx.fillText(n[1].slice(0, 48), sx(n[6]) + rad + 2, sy(n[7]) + 3);
+        ctx.fillText(NAME[i].slice(0, 48), sx(X[i]) + rad + 2, sy(Y[i]) + 3);
       }
     });
   }
@@ -164,10 +179,11 @@
       });
       return best ? { community: best.id } : null;
     }
+    if (!loadBulk()) return null;
     var bestI = -1, bestD = 14 * 14;
     (byCommunity[state.community] || []).forEach(function (i) {
       if (!nodeVisible(i)) return;
-      var n = D.nodes[i], dx = px - sx(n[6]), dy = py - sy(n[7]), d = dx * dx + dy * dy;
+      var dx = px - sx(X[i]), dy = py - sy(Y[i]), d = dx * dx + dy * dy;
       if (d < bestD) { bestD = d; bestI = i; }
     });
     return bestI >= 0 ? { node: bestI } : null;
@@ -206,9 +222,14 @@
     if (cls) e.className = cls;
     return e;
   }
-  function where(n) {
-    var f = n[3] >= 0 ? D.files[n[3]] : "";
-    return f ? f + (n[4] ? ":" + n[4] : "") : "(no file)";
+  function idOf(i) { // ids come relative to their file (see id_raw_at)
+    if (RAW[i]) return C.id[i];
+    var f = D.files[FILE[i]];
+    return C.id[i] === "" ? f : f + "::" + C.id[i];
+  }
+  function where(i) {
+    var f = FILE[i] >= 0 ? D.files[FILE[i]] : "";
+    return f ? f + (LINE[i] ? ":" + LINE[i] : "") : "(no file)";
   }
   function crumb() {
     var c = state.community === null ? null : communityById[state.community];
@@ -217,6 +238,7 @@
     document.getElementById("community").value = c ? String(c.id) : "";
   }
   function openCommunity(cid) {
+    loadBulk();
     state.community = cid; state.selected = -1; state.highlight = {};
     fitCommunity(cid); crumb(); draw();
     var c = communityById[cid];
@@ -224,7 +246,7 @@
     box.replaceChildren(el("h2", c.label), el("p", c.size + " nodes, cohesion " + c.cohesion, "muted"));
     box.appendChild(el("h3", "Most connected"));
     var ul = el("ul");
-    (byCommunity[cid] || []).slice().sort(function (a, b) { return D.nodes[b][8] - D.nodes[a][8]; })
+    (byCommunity[cid] || []).slice().sort(function (a, b) { return DEG[b] - DEG[a]; })
       .slice(0, 15).forEach(function (i) { ul.appendChild(nodeItem(i, "")); });
     box.appendChild(ul);
   }
@@ -235,33 +257,33 @@
   function nodeItem(i, prefix) {
     var li = el("li");
     if (prefix) li.appendChild(el("span", prefix + " ", "muted"));
-    var a = el("a", D.nodes[i][1]);
+    var a = el("a", NAME[i]);
     a.addEventListener("click", function () { select(i); });
     li.appendChild(a);
-    li.appendChild(el("span", " " + D.kinds[D.nodes[i][2]] + " · " + where(D.nodes[i]), "muted"));
+    li.appendChild(el("span", " " + D.kinds[KIND[i]] + " · " + where(i), "muted"));
     return li;
   }
   function select(i) {
-    var n = D.nodes[i];
-    if (state.community !== n[5]) { state.community = n[5]; fitCommunity(n[5]); crumb(); }
+    loadBulk();
+    if (state.community !== COMM[i]) { state.community = COMM[i]; fitCommunity(COMM[i]); crumb(); }
     state.selected = i;
     state.highlight = {};
     neighbours(i).forEach(function (e) { state.highlight[E[e] === i ? E[e + 1] : E[e]] = true; });
     draw();
     var box = document.getElementById("details");
     box.replaceChildren();
-    var title = el("h2", n[1]);
+    var title = el("h2", NAME[i]);
     title.id = "selected-name";
     box.appendChild(title);
-    box.appendChild(el("p", D.kinds[n[2]] + " · id " + n[0], "muted"));
-    if (n[3] >= 0) {
-      var link = el("a", where(n));
-      link.href = "file://" + encodeURI((D.root ? D.root + "/" : "") + D.files[n[3]]) + (n[4] ? "#L" + n[4] : "");
-      link.title = "open " + where(n);
+    box.appendChild(el("p", D.kinds[KIND[i]] + " · id " + idOf(i), "muted"));
+    if (FILE[i] >= 0) {
+      var link = el("a", where(i));
+      link.href = "file://" + encodeURI((D.root ? D.root + "/" : "") + D.files[FILE[i]]) + (LINE[i] ? "#L" + LINE[i] : "");
+      link.title = "open " + where(i);
       box.appendChild(link);
     }
-    if (n[9]) box.appendChild(el("p", n[9], "doc"));
-    var c = communityById[n[5]];
+    if (DOC[i]) box.appendChild(el("p", DOC[i], "doc"));
+    var c = communityById[COMM[i]];
     if (c) box.appendChild(el("p", "community " + c.id + ": " + c.label, "muted"));
     var groups = {};
     neighbours(i).forEach(function (e) {
@@ -282,23 +304,30 @@
   }
 
   // -- search --------------------------------------------------------------------------------------------------
-  var lower = null;
+  var lower = null, lowerName = null;
   var results = document.getElementById("results");
   document.getElementById("search").addEventListener("input", function (ev) {
     var q = ev.target.value.trim().toLowerCase();
     results.replaceChildren();
-    if (!q) { results.style.display = "none"; return; }
-    if (!lower) lower = D.nodes.map(function (n) { return (n[1] + " " + (n[3] >= 0 ? D.files[n[3]] : "")).toLowerCase(); });
+    if (!q || !loadBulk()) { results.style.display = "none"; return; }
+    if (!lower) {
+      lower = new Array(N); lowerName = new Array(N);
+      for (var m = 0; m < N; m++) {
+        lowerName[m] = NAME[m].toLowerCase();
+        lower[m] = lowerName[m] + " " + (FILE[m] >= 0 ? D.files[FILE[m]].toLowerCase() : "");
+      }
+    }
+    // every match counts (not the first few hundred in node order): exact names first, then the most connected
     var hits = [];
-    for (var k = 0; k < N && hits.length < 400; k++) if (lower[k].indexOf(q) >= 0) hits.push(k);
+    for (var k = 0; k < N; k++) if (lower[k].indexOf(q) >= 0) hits.push(k);
     hits.sort(function (a, b) {
-      var ea = D.nodes[a][1].toLowerCase() === q ? 0 : 1, eb = D.nodes[b][1].toLowerCase() === q ? 0 : 1;
-      return ea - eb || D.nodes[b][8] - D.nodes[a][8];
+      var ea = lowerName[a] === q ? 0 : 1, eb = lowerName[b] === q ? 0 : 1;
+      return ea - eb || DEG[b] - DEG[a] || a - b;
     });
     hits.slice(0, 50).forEach(function (k) {
       var row = el("div");
-      row.appendChild(el("strong", D.nodes[k][1]));
-      row.appendChild(el("span", " " + D.kinds[D.nodes[k][2]] + " · " + where(D.nodes[k])));
+      row.appendChild(el("strong", NAME[k]));
+      row.appendChild(el("span", " " + D.kinds[KIND[k]] + " · " + where(k)));
       row.className = "result";
       row.addEventListener("click", function () { results.style.display = "none"; select(k); });
       results.appendChild(row);
@@ -334,10 +363,15 @@
     if (select_.value === "") showOverview(); else openCommunity(Number(select_.value));
   });
   document.getElementById("overview").addEventListener("click", showOverview);
-  document.getElementById("summary").textContent = N + " nodes, " + (E.length / 4) + " edges, " +
-    D.communities.length + " communities, " + D.files.length + " files";
+  document.getElementById("summary").textContent = N + " nodes, " + D.counts.edges + " edges, " +
+    D.communities.length + " communities, " + D.counts.files + " files";
   window.skillboxViewer = { select: select, openCommunity: openCommunity, overview: showOverview, data: D };
   fitOverview();
   crumb();
   resize();
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () { setTimeout(loadBulk, 0); });
+  } else {
+    setTimeout(loadBulk, 0);
+  }
 })();
