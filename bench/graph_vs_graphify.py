@@ -192,6 +192,8 @@ def bench_corpus(name: str, source: Path, cache: Path, peer: Path | None, ours_e
 
     body = BODY_EDIT[name]
     row["ours"] = protocol(ours, lambda: shutil.rmtree(work / "skillbox-out", ignore_errors=True), edit_path, body)
+    # Neither tool may see the other's outputs: graphify would scan skillbox-out's report and viewer as documents.
+    shutil.rmtree(work / "skillbox-out", ignore_errors=True)
     if peer is not None:
         row["peer"] = protocol(
             lambda: timed([str(peer), "update", "."], work, peer_env),

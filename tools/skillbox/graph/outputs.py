@@ -103,7 +103,7 @@ def write_use_outputs(
     return UseOutputs(communities, report, html_path, index, len(partition.communities), partition.moved, seconds)
 
 
-FORK_MIN_NODES = 20_000
+FORK_MIN_NODES = 3_000
 
 
 def _fork(task) -> int | None:
