@@ -212,15 +212,15 @@ def _build_graph(root, out_dir, force, *, max_bytes, jobs, progress) -> BuildRes
 
     # Blocks of graph.json from the previous build stay valid while no file's interface changed: then only the
     # changed files' references are resolved again, and unchanged blocks are copied out of the previous file.
-    code = _code_digest()
-    digest = _interface_digest(records, code)
+    # (`index` exists only if it was written by this engine: our code is part of its options.)
+    digest = _interface_digest(records)
     intact = not force and index is not None and _graph_intact(index, graph_path)
-    old_digest, old_code, old_blocks = cache.load_blocks() if intact else (None, None, {})
+    old_digest, old_blocks = cache.load_blocks() if intact else (None, {})
     keys = {rel: results[rel][0] for rel in records}
     same = frozenset(rel for rel, block in old_blocks.items() if rel in keys and block[0] == keys[rel])
     if old_digest == digest:
         reuse = same
-    elif old_code == code and old_blocks.keys() - {EXTERNALS} == keys.keys():
+    elif old_blocks.keys() - {EXTERNALS} == keys.keys():
         # Some interfaces changed: reuse the files that no changed name can reach (see `affected_files`).
         from skillbox.graph.reach import affected_files
 
@@ -256,23 +256,20 @@ def _build_graph(root, out_dir, force, *, max_bytes, jobs, progress) -> BuildRes
         cache.save_blocks(
             digest,
             {**_block_entries(order, keys, spans, blocks), EXTERNALS: (None, *old_blocks[EXTERNALS][1:3])},
-            code,
         )
     else:
         mark = time.perf_counter()
         report("write", 0, 1)
-        index_changes = changed
-        if changed is not None:
-            from skillbox.graph.outputs import index_describes
+        from skillbox.graph.index import describes
 
-            if not index_describes(graph_path):
-                index_changes = None  # the query index is of some other graph: written afresh, not updated
+        # The query index is updated in place only if it describes the graph.json about to be replaced.
+        index_changes = changed if changed is not None and describes(graph_path) else None
         node_spans, link_spans = write_chunks(
             graph_path, [blocks[rel][0] for rel in order] + [ext_nodes], [blocks[rel][1] for rel in order]
         )
         spans = {rel: (node_spans[i], link_spans[i]) for i, rel in enumerate(order)}
         cache.save_blocks(
-            digest, {**_block_entries(order, keys, spans, blocks), EXTERNALS: (None, node_spans[-1], (0, 0))}, code
+            digest, {**_block_entries(order, keys, spans, blocks), EXTERNALS: (None, node_spans[-1], (0, 0))}
         )
         seconds["write"] = time.perf_counter() - mark
 
@@ -424,23 +421,12 @@ def engine_digest() -> str:
     return h.hexdigest()
 
 
-def _code_digest() -> str:
-    """Our resolution code: what every file's resolution depends on besides the records."""
+def _interface_digest(records: dict) -> str:
+    """What every file's resolution depends on besides its own record: all files' interfaces. (Our code is
+    covered by `engine_digest`: a build by other code finds no stat index, so no blocks to reuse.)"""
     import hashlib
 
     h = hashlib.blake2b(digest_size=16)
-    here = Path(__file__).resolve().parent
-    for name in ("resolve.py", "reach.py", "graphio.py", "languages/__init__.py", *sorted(_hook_files(here))):
-        h.update((here / name).read_bytes())
-    return h.hexdigest()
-
-
-def _interface_digest(records: dict, code: str) -> str:
-    """What every file's resolution depends on besides its own record: all files' interfaces and our code."""
-    import hashlib
-
-    h = hashlib.blake2b(digest_size=16)
-    h.update(code.encode())
     for rel in sorted(records):
         h.update(f"{rel}\0{records[rel].interface}\n".encode())
     return h.hexdigest()
@@ -455,10 +441,6 @@ def _cached_record(pack: dict, entry) -> object | None:
         return from_plain(plain)
     except Exception:
         return None
-
-
-def _hook_files(here: Path) -> list[str]:
-    return [f"languages/{p.name}" for p in (here / "languages").glob("*.py") if p.name != "__init__.py"]
 
 
 def _summary(root, out, graph_path, records, block_counts, skipped, stats) -> dict:

@@ -131,9 +131,8 @@ class RecordCache:
         write_atomic(self.pack_path, marshal.dumps(entries))
         self._pack = entries
 
-    def load_blocks(self) -> tuple[str | None, str | None, dict]:
-        """The previous build's graph.json blocks per file, the interface digest they were resolved against and
-        the digest of the resolution code alone.
+    def load_blocks(self) -> tuple[str | None, dict]:
+        """The previous build's graph.json blocks per file and the interface digest they were resolved against.
 
         Blocks are reused under the same digest (or, file by file, when the interface changes cannot reach them),
         and compared byte for byte under any digest: that is how a build tells which files' part of the graph
@@ -141,14 +140,14 @@ class RecordCache:
         try:
             stored = unseal((self.directory / BLOCKS_NAME).read_bytes())
         except Exception:
-            return None, None, {}
+            return None, {}
         if not isinstance(stored, dict) or not isinstance(stored.get("files"), dict):
-            return None, None, {}
-        return stored.get("digest"), stored.get("code"), stored["files"]
+            return None, {}
+        return stored.get("digest"), stored["files"]
 
-    def save_blocks(self, digest: str, blocks: dict, code: str | None = None) -> None:
+    def save_blocks(self, digest: str, blocks: dict) -> None:
         self.prepare()
-        write_atomic(self.directory / BLOCKS_NAME, seal({"digest": digest, "code": code, "files": blocks}))
+        write_atomic(self.directory / BLOCKS_NAME, seal({"digest": digest, "files": blocks}))
 
     def load_index(self) -> dict | None:
         try:

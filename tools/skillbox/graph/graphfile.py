@@ -122,32 +122,12 @@ def from_node_link(data: dict, path: Path | None = None) -> CodeGraph:
     """Build a CodeGraph from node-link data (accepts `links` or `edges`, as networkx writes either)."""
     if not isinstance(data, dict) or "nodes" not in data:
         raise InvalidInputError(f"{path or 'graph data'} is not node-link graph data (no 'nodes' list)")
-    nodes: dict[str, dict] = {}
-    for raw in data["nodes"]:
-        node_id = raw["id"]
-        if not isinstance(node_id, str):  # networkx allows any hashable id; ours are strings
-            node_id = raw["id"] = str(node_id)
-        nodes[node_id] = raw
-    edges = []
-    for raw in data.get("links", data.get("edges", [])):
-        source, target = str(raw["source"]), str(raw["target"])
-        if source not in nodes or target not in nodes:
-            continue
-        line = raw.get("line")
-        if line is not None and not isinstance(line, int):
-            line = int(line) if str(line).isdigit() else None
-        edges.append(
-            Edge(
-                source,
-                target,
-                raw.get("relation", "related"),
-                raw.get("confidence", "EXTRACTED"),
-                raw.get("file"),
-                line,
-                raw.get("score", raw.get("confidence_score")),
-            )
-        )
-    return CodeGraph(path=path, meta=dict(data.get("graph") or {}), nodes=nodes, edges=edges)
+    nodes = data["nodes"]
+    for raw in nodes:
+        if not isinstance(raw["id"], str):  # networkx allows any hashable id; ours are strings
+            raw["id"] = str(raw["id"])
+    links = data.get("links", data.get("edges", []))
+    return from_blocks([(nodes, links)], dict(data.get("graph") or {}), path)
 
 
 def from_blocks(blocks, meta: dict, path: Path | None = None) -> CodeGraph:

@@ -900,6 +900,23 @@ def _load(graph_path: Path) -> CodeGraph:
     return load_graph(graph_path)
 
 
+def describes(graph_path: Path, target: Path | None = None) -> bool:
+    """True when the index was written for graph.json as it is now. `build` asks before rewriting graph.json:
+    only then may the index be updated in place from the files that changed."""
+    target = target or index_path_for(graph_path)
+    if not target.is_file():
+        return False
+    try:
+        db = sqlite3.connect(f"file:{target}?mode=ro", uri=True)
+        try:
+            row = db.execute("SELECT value FROM meta WHERE key = 'stamp'").fetchone()
+        finally:
+            db.close()
+        return bool(row) and row[0] == _stamp(graph_path)
+    except (sqlite3.Error, OSError):
+        return False
+
+
 def _connect_if_fresh(index: Path, graph_path: Path, check_same_thread: bool = True) -> sqlite3.Connection | None:
     if not index.is_file():
         return None

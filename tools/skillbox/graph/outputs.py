@@ -62,44 +62,33 @@ def write_use_outputs(
     communities = write_communities(partition, out_dir / COMMUNITIES_NAME)
     seconds["communities"] = time.perf_counter() - started
 
-    html_path = out_dir / HTML_NAME if html else None
-
     def write_index_now() -> Path:
-        if changed is not None:
-            return update_index(graph, graph_path, changed)
-        return write_index(graph, graph_path)
+        return write_index(graph, graph_path) if changed is None else update_index(graph, graph_path, changed)
 
-    def write_viewer() -> Path:
-        return write_html(graph, partition, out_dir / HTML_NAME, title)
-
-    in_child = None
-    if len(graph.nodes) >= FORK_MIN_NODES:
-        in_child = "index" if changed is None else ("html" if html else None)
-    child = _fork(write_index_now if in_child == "index" else write_viewer) if in_child else None
-    if child is None:
-        in_child = None
+    tasks = {"index": write_index_now}
+    if html:
+        tasks["html"] = lambda: write_html(graph, partition, out_dir / HTML_NAME, title)
+    # A forked child takes the bigger job left: the full index, or the viewer when the index is only updated.
+    in_child = ("index" if changed is None else "html") if len(graph.nodes) >= FORK_MIN_NODES else None
+    child = _fork(tasks[in_child]) if in_child in tasks else None
 
     started = time.perf_counter()
     report = _write_text(out_dir / REPORT_NAME, render_report(graph, partition, title))
     seconds["report"] = time.perf_counter() - started
 
-    if html and in_child != "html":
-        started = time.perf_counter()
-        write_viewer()
-        seconds["html"] = time.perf_counter() - started
-    if in_child != "index":
-        started = time.perf_counter()
-        index = write_index_now()
-        seconds["index"] = time.perf_counter() - started
-
+    for name, task in tasks.items():
+        if child is None or name != in_child:
+            started = time.perf_counter()
+            task()
+            seconds[name] = time.perf_counter() - started
     if child is not None:
         # Only the time spent waiting for the child counts: the rest overlapped with this process's work.
         started = time.perf_counter()
         if not _joined(child):
-            (write_index_now if in_child == "index" else write_viewer)()
+            tasks[in_child]()
         seconds[in_child] = time.perf_counter() - started
-    if in_child == "index":
-        index = index_path_for(graph_path)
+    html_path = out_dir / HTML_NAME if html else None
+    index = index_path_for(graph_path)
     return UseOutputs(communities, report, html_path, index, len(partition.communities), partition.moved, seconds)
 
 
@@ -133,27 +122,6 @@ def _joined(pid: int) -> bool:
     except ChildProcessError:
         return False
     return os.waitstatus_to_exitcode(status) == 0
-
-
-def index_describes(graph_path: Path) -> bool:
-    """True when the query index was written for graph.json as it is now (so the next build may update it in
-    place from the files that changed); checked before graph.json is rewritten."""
-    import sqlite3
-
-    from skillbox.graph.index import _stamp
-
-    target = index_path_for(graph_path)
-    if not target.is_file():
-        return False
-    try:
-        db = sqlite3.connect(f"file:{target}?mode=ro", uri=True)
-        try:
-            row = db.execute("SELECT value FROM meta WHERE key = 'stamp'").fetchone()
-        finally:
-            db.close()
-        return bool(row) and row[0] == _stamp(graph_path)
-    except (sqlite3.Error, OSError):
-        return False
 
 
 def _write_text(path: Path, text: str) -> Path:
