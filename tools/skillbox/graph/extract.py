@@ -1,4 +1,4 @@
-"""Source bytes -> `FileRecord`, for every registered language, driven by the language's query file.
+"""Source bytes -> a file's record, for every registered language, driven by the language's query file.
 
 One generic engine: run the query once, sort definitions by position, and sweep once to give every definition
 its parent (qualified names, method vs function) and every reference/import/comment its innermost enclosing
@@ -9,18 +9,21 @@ from __future__ import annotations
 
 import inspect
 import re
+from operator import itemgetter
 
 from skillbox.graph import ts
 from skillbox.graph.languages import LanguageSpec
-from skillbox.graph.records import Def, FileRecord, ImportRec, Ref
 
 CLASS_LIKE = frozenset({"class", "interface", "type", "impl"})
 NOTE_RE = re.compile(r"^\W*(NOTE|WHY|HACK)\b\s*(?:\([^)]*\))?\s*[:\-]?\s*(.*)", re.S)
+# Matches (on the raw bytes) every comment NOTE_RE matches and few others: most comments are never decoded.
+NOTE_PROBE = re.compile(rb"\W*(?:NOTE|WHY|HACK)\b")
 SIMPLE_RECEIVER = re.compile(r"^[A-Za-z_$@][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*(?:\(\))?$")
 COMMENT_MARKS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|//[/!]?|#|--\[?\[?|;+)\s?", re.M)
 DOC_LIMIT = 400
 PLAIN_RECEIVERS = frozenset({"identifier", "this", "self", "simple_identifier", "constant", "variable_name"})
 _OUTER: dict[str, dict[int, str]] = {}  # language -> pattern index -> its outer capture name
+_first = itemgetter(0)
 
 
 def _outer_key(caps) -> str:
@@ -30,7 +33,12 @@ def _outer_key(caps) -> str:
     raise ValueError(f"query pattern without an outer capture: {sorted(caps)}")
 
 
-def extract_source(data: bytes, spec: LanguageSpec) -> FileRecord:
+def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
+    """The file's record in the plain layout of `records.to_plain`, `encoding_errors` and `interface` left empty.
+
+    Plain tuples from the start: the worker seals this layout, so named tuples would only be converted back.
+    Texts are sliced from `data` by byte offsets (`Node.text` costs more than the slice and its decoding).
+    """
     tree = ts.parser(spec).parse(data)
     root = tree.root_node
     errors = count_errors(root) if root.has_error else 0
@@ -38,9 +46,11 @@ def extract_source(data: bytes, spec: LanguageSpec) -> FileRecord:
     parse_import = getattr(hook, "parse_import", None)
     wrappers = spec.def_wrappers
 
-    raw_defs: list[tuple[int, int, str, str, int, int, str | None]] = []
-    others: list[tuple[int, str, tuple]] = []  # (position, what, payload)
-    comments: dict[int, tuple[int, str]] = {}  # end line -> (start line, text), for comment docs
+    raw_defs: list[tuple[int, int, str, str, int, int, str | None, str | None]] = []
+    raw_refs: list[tuple] = []  # (name start byte, relation, name, receiver, line)
+    raw_imports: list[tuple] = []  # (statement start byte, parsed item, line)
+    raw_notes: list[tuple[int, str]] = []  # (comment start byte, note)
+    comments: dict[int, tuple[int, int, int]] = {}  # end line -> (start line, start byte, end byte)
 
     outer_of = _OUTER.setdefault(spec.name, {})
     for pattern, caps in ts.run_query(ts.query(spec), root):
@@ -49,14 +59,42 @@ def extract_source(data: bytes, spec: LanguageSpec) -> FileRecord:
             key = outer_of[pattern] = _outer_key(caps)
         outer = caps[key][0]
         kind = key[0]
-        if kind == "d":  # definition.<kind>
+        if kind == "r":  # reference.<relation>: by far the most matches
+            name_nodes = caps.get("name")
+            if not name_nodes:
+                continue
+            name_node = name_nodes[0]
+            start = name_node.start_byte
+            receiver_nodes = caps.get("receiver")
+            receiver = None
+            if receiver_nodes:
+                receiver_node = receiver_nodes[0]
+                receiver = data[receiver_node.start_byte : receiver_node.end_byte].decode("utf-8", "replace")
+                if receiver_node.type in PLAIN_RECEIVERS:
+                    pass  # an identifier or `this`: nothing to normalise
+                elif len(receiver) > 80 or not SIMPLE_RECEIVER.match(receiver):
+                    receiver = "".join(receiver.split())
+                    if len(receiver) > 80 or not SIMPLE_RECEIVER.match(receiver):
+                        receiver = "?"
+            raw_refs.append(
+                (
+                    start,
+                    key[10:],
+                    data[start : name_node.end_byte].decode("utf-8", "replace"),
+                    receiver,
+                    name_node.start_point[0] + 1,
+                )
+            )
+        elif kind == "d":  # definition.<kind>
             name_nodes = caps.get("name")
             if not name_nodes:
                 continue
             start = outer.start_byte
-            parent = outer.parent
-            if wrappers and parent is not None and parent.type in wrappers:
-                start = parent.start_byte
+            if wrappers:
+                parent = outer.parent
+                if parent is not None and parent.type in wrappers:
+                    start = parent.start_byte
+            name_node = name_nodes[0]
             doc_nodes = caps.get("doc")
             owner_nodes = caps.get("owner")
             raw_defs.append(
@@ -64,54 +102,33 @@ def extract_source(data: bytes, spec: LanguageSpec) -> FileRecord:
                     start,
                     outer.end_byte,
                     key[11:],
-                    name_nodes[0].text.decode("utf-8", "replace"),
+                    data[name_node.start_byte : name_node.end_byte].decode("utf-8", "replace"),
                     outer.start_point[0] + 1,
                     outer.end_point[0] + 1,
-                    clean_docstring(_text(doc_nodes[0])) if doc_nodes else None,
-                    owner_nodes[0].text.decode("utf-8", "replace") if owner_nodes else None,
-                )
-            )
-        elif kind == "r":  # reference.<relation>
-            name_nodes = caps.get("name")
-            if not name_nodes:
-                continue
-            name_node = name_nodes[0]
-            receiver_nodes = caps.get("receiver")
-            receiver = None
-            if receiver_nodes:
-                receiver_node = receiver_nodes[0]
-                receiver = receiver_node.text.decode("utf-8", "replace")
-                if receiver_node.type in PLAIN_RECEIVERS:
-                    pass  # an identifier or `this`: nothing to normalise
-                elif len(receiver) > 80 or not SIMPLE_RECEIVER.match(receiver):
-                    receiver = "".join(receiver.split())
-                    if len(receiver) > 80 or not SIMPLE_RECEIVER.match(receiver):
-                        receiver = "?"
-            others.append(
-                (
-                    name_node.start_byte,
-                    "ref",
-                    (key[10:], name_node.text.decode("utf-8", "replace"), receiver, name_node.start_point[0] + 1),
+                    clean_docstring(_slice(data, doc_nodes[0])) if doc_nodes else None,
+                    _slice(data, owner_nodes[0]) if owner_nodes else None,
                 )
             )
         elif kind == "i":  # import
             parsed = parse_import(outer) if parse_import is not None else _generic_import(caps)
             line = outer.start_point[0] + 1
+            start = outer.start_byte
             for item in parsed:
-                others.append((outer.start_byte, "import", (*item, line)))
+                raw_imports.append((start, item, line))
         else:  # comment
-            text = _text(outer)
+            start = outer.start_byte
+            end = outer.end_byte
             end_row, end_col = outer.end_point
             # A line comment that swallows its newline ends at column 0 of the next row.
-            comments[end_row + 1 if end_col else end_row] = (outer.start_point[0] + 1, text)
-            match = NOTE_RE.match(text)
-            if match and match.group(2).strip():
-                others.append((outer.start_byte, "note", (f"{match.group(1)}: {_squash(match.group(2))}",)))
+            comments[end_row + 1 if end_col else end_row] = (outer.start_point[0] + 1, start, end)
+            if NOTE_PROBE.match(data, start, end):
+                match = NOTE_RE.match(data[start:end].decode("utf-8", "replace"))
+                if match and match.group(2).strip():
+                    raw_notes.append((start, f"{match.group(1)}: {_squash(match.group(2))}"))
 
     raw_defs.sort(key=lambda d: (d[0], -d[1]))
-    others.sort(key=lambda o: o[0])
 
-    # One sweep: parents of definitions, scopes of everything else.
+    # One sweep: parents of definitions.
     parents: list[int] = []
     stack: list[int] = []
     for index, d in enumerate(raw_defs):
@@ -120,31 +137,29 @@ def extract_source(data: bytes, spec: LanguageSpec) -> FileRecord:
         parents.append(stack[-1] if stack else -1)
         stack.append(index)
 
+    # Scopes of everything else: the innermost definition around each position. One int object per scope, as
+    # the single sweep this replaced had (the interface digest marshals these records, and marshal notices).
+    starts = [d[0] for d in raw_defs]
+    ends = [d[1] for d in raw_defs]
+    scope_ids = list(range(len(raw_defs)))
+    raw_refs.sort(key=_first)  # stable: refs at one position keep match order
+    raw_imports.sort(key=_first)
+    raw_notes.sort(key=_first)
+    refs = [
+        (relation, name, receiver, scope, line)
+        for (_pos, relation, name, receiver, line), scope in zip(
+            raw_refs, _scopes(raw_refs, starts, ends, scope_ids), strict=True
+        )
+    ]
+    imports = [
+        (item[0], item[1], item[2], item[3], line, scope, item[4])
+        for (_pos, item, line), scope in zip(raw_imports, _scopes(raw_imports, starts, ends, scope_ids), strict=True)
+    ]
     notes_by_def: dict[int, list[str]] = {}
-    refs: list[Ref] = []
-    imports: list[ImportRec] = []
-    stack = []
-    di = 0
-    n_defs = len(raw_defs)
-    for pos, what, payload in others:
-        while di < n_defs and raw_defs[di][0] <= pos:
-            while stack and raw_defs[stack[-1]][1] <= raw_defs[di][0]:
-                stack.pop()
-            stack.append(di)
-            di += 1
-        while stack and raw_defs[stack[-1]][1] <= pos:
-            stack.pop()
-        scope = stack[-1] if stack else -1
-        if what == "ref":
-            relation, name, receiver, line = payload
-            refs.append(Ref(relation, name, receiver, scope, line))
-        elif what == "import":
-            module, level, names, alias, reexport, line = payload
-            imports.append(ImportRec(module, level, names, alias, line, scope, reexport))
-        else:
-            notes_by_def.setdefault(scope, []).append(payload[0])
+    for (_pos, note), scope in zip(raw_notes, _scopes(raw_notes, starts, ends, scope_ids), strict=True):
+        notes_by_def.setdefault(scope, []).append(note)
 
-    defs: list[Def] = []
+    defs: list[tuple] = []
     qualnames: list[str] = []
     top_level: dict[str, int] = {}
     for index, d in enumerate(raw_defs):
@@ -160,24 +175,50 @@ def extract_source(data: bytes, spec: LanguageSpec) -> FileRecord:
             kind = "method"
         elif parent >= 0:
             qualname = f"{qualnames[parent]}.{name}"
-            if kind == "function" and defs[parent].kind in CLASS_LIKE:
+            if kind == "function" and defs[parent][0] in CLASS_LIKE:
                 kind = "method"
         else:
             qualname = name
         qualnames.append(qualname)
         if doc is None and comments:
-            doc = comment_doc(comments, line)
-        defs.append(Def(kind, qualname, name, line, end_line, parent, doc, tuple(notes_by_def.get(index, ()))))
+            doc = comment_doc(data, comments, line)
+        defs.append((kind, qualname, name, line, end_line, parent, doc, tuple(notes_by_def.get(index, ()))))
 
-    return FileRecord(
-        lang=spec.name,
-        defs=tuple(defs),
-        refs=tuple(refs),
-        imports=tuple(imports),
-        doc=_module_doc(root, spec, comments),
-        notes=tuple(notes_by_def.get(-1, ())),
-        errors=errors,
+    return (
+        spec.name,
+        tuple(defs),
+        tuple(refs),
+        tuple(imports),
+        _module_doc(data, root, spec),
+        tuple(notes_by_def.get(-1, ())),
+        errors,
+        0,
+        (),
+        (),
+        (),
+        "",
     )
+
+
+def _scopes(items: list, starts: list[int], ends: list[int], scope_ids: list[int]) -> list[int]:
+    """The innermost definition around each item's position (items sorted by it), -1 for the file."""
+    if not starts:
+        return [-1] * len(items)
+    out = []
+    stack: list[int] = []
+    di = 0
+    n_defs = len(starts)
+    for item in items:
+        pos = item[0]
+        while di < n_defs and starts[di] <= pos:
+            while stack and ends[stack[-1]] <= starts[di]:
+                stack.pop()
+            stack.append(scope_ids[di])
+            di += 1
+        while stack and ends[stack[-1]] <= pos:
+            stack.pop()
+        out.append(stack[-1] if stack else -1)
+    return out
 
 
 def count_errors(root) -> int:
@@ -195,6 +236,10 @@ def count_errors(root) -> int:
 
 def _text(node) -> str:
     return node.text.decode("utf-8", "replace")
+
+
+def _slice(data: bytes, node) -> str:
+    return data[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
 
 def _squash(text: str) -> str:
@@ -215,13 +260,13 @@ def clean_docstring(raw: str) -> str | None:
     return " ".join(first.split())[:DOC_LIMIT]
 
 
-def comment_doc(comments: dict[int, tuple[int, str]], line: int) -> str | None:
+def comment_doc(data: bytes, comments: dict[int, tuple[int, int, int]], line: int) -> str | None:
     """The comment block that ends right above `line` (Javadoc, Go doc comments, `///`)."""
     parts = []
     current = line - 1
     while current in comments:
-        start, text = comments[current]
-        parts.append(text)
+        start, first, last = comments[current]
+        parts.append(data[first:last].decode("utf-8", "replace"))
         current = start - 1
     if not parts:
         return None
@@ -229,20 +274,18 @@ def comment_doc(comments: dict[int, tuple[int, str]], line: int) -> str | None:
     return text or None
 
 
-def _module_doc(root, spec: LanguageSpec, comments) -> str | None:
-    first = root.named_children[0] if root.named_child_count else None
-    if first is None:
+def _module_doc(data: bytes, root, spec: LanguageSpec) -> str | None:
+    if not root.named_child_count:
         return None
+    first = root.named_child(0)  # not `named_children[0]`: that wraps every top-level node
     if spec.name == "python":
-        if (
-            first.type == "expression_statement"
-            and first.named_child_count
-            and first.named_children[0].type == "string"
-        ):
-            return clean_docstring(_text(first.named_children[0]))
+        if first.type == "expression_statement" and first.named_child_count:
+            string = first.named_child(0)
+            if string.type == "string":
+                return clean_docstring(_slice(data, string))
         return None
-    if "comment" in first.type and first.start_point[0] == 0 and not first.text.startswith(b"#!"):
-        text = _squash(_text(first))
+    if "comment" in first.type and first.start_point[0] == 0 and not data.startswith(b"#!", first.start_byte):
+        text = _squash(_slice(data, first))
         return text or None
     return None
 

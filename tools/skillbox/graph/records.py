@@ -127,11 +127,26 @@ def from_plain(t: tuple | None) -> FileRecord | None:
 
 
 def interface_of(record: FileRecord) -> str:
+    return plain_interface(to_plain(record))
+
+
+BASE_RELATIONS = ("inherit", "implement")
+
+
+def plain_interface(t: tuple) -> str:
+    """`interface_of` for a record in the plain layout (what extraction produces)."""
+    # `parts` is held by a name while it is marshalled, and every inner tuple is built here: marshal flags objects
+    # by their reference count, so the digest of the same record must be computed the same way every time.
     parts = (
-        record.lang,
-        tuple((d.kind, d.qualname, d.name, d.parent) for d in record.defs),
-        tuple((i.module, i.level, i.names, i.alias, i.scope, i.reexport) for i in record.imports),
-        tuple(tuple(r[:4]) for r in record.refs if r[0] in ("inherit", "implement")),
-        tuple(h.slug for h in record.headings),
+        t[0],
+        tuple([(d[0], d[1], d[2], d[5]) for d in t[1]]),
+        tuple([(i[0], i[1], i[2], i[3], i[5], i[6]) for i in t[3]]),
+        tuple([r[:4] for r in t[2] if r[0] in BASE_RELATIONS]),
+        tuple([h[2] for h in t[8]]),
     )
     return hashlib.blake2b(marshal.dumps(parts), digest_size=12).hexdigest()
+
+
+def finish_plain(t: tuple, encoding_errors: int) -> tuple:
+    """A plain record with its encoding flag and interface digest filled in."""
+    return (*t[:7], encoding_errors, *t[8:11], plain_interface(t))

@@ -10,7 +10,9 @@ import os
 import re
 
 from skillbox.graph.cache import content_key, language_epoch, seal
-from skillbox.graph.records import interface_of, to_plain
+from skillbox.graph.extract import extract_source
+from skillbox.graph.languages import by_name
+from skillbox.graph.records import finish_plain, to_plain
 
 BINARY_PROBE = 8192
 # A comment near the top that says so: Go's "Code generated ... DO NOT EDIT.", "@generated", "auto-generated".
@@ -22,36 +24,37 @@ GENERATED = re.compile(
 
 def classify(data: bytes) -> str | None:
     """A reason to skip content that is not hand-written source, or None."""
-    if b"\0" in data[:BINARY_PROBE]:
+    if data.find(b"\0", 0, BINARY_PROBE) >= 0:
         return "binary"
-    if GENERATED.search(data[:600]):
+    if GENERATED.search(data, 0, 600):
         return "generated"
     return None
 
 
 def extract_bytes(data: bytes, lang: str):
-    """(record or None, skip reason or None) for one file's bytes."""
+    """(record in the plain layout of `records.to_plain` or None, skip reason or None) for one file's bytes."""
     reason = classify(data)
     if reason:
         return None, reason
     if lang == "markdown":
         from skillbox.graph.docs import extract_markdown
 
-        record = extract_markdown(data)
+        record = to_plain(extract_markdown(data))
     elif lang == "rst":
         from skillbox.graph.docs import extract_rst
 
-        record = extract_rst(data)
+        record = to_plain(extract_rst(data))
     else:
-        from skillbox.graph.extract import extract_source
-        from skillbox.graph.languages import by_name
-
         record = extract_source(data, by_name()[lang])
+    return finish_plain(record, 0 if data.isascii() or _is_utf8(data) else 1), None
+
+
+def _is_utf8(data: bytes) -> bool:
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
-        record = record._replace(encoding_errors=1)
-    return record._replace(interface=interface_of(record)), None
+        return False
+    return True
 
 
 def extract_batch(root: str, known: dict[str, bytes], batch: list[tuple[str, str]]) -> list[tuple]:
@@ -71,6 +74,5 @@ def extract_batch(root: str, known: dict[str, bytes], batch: list[tuple[str, str
         if key in known:
             out.append((rel, key, None))
             continue
-        record, reason = extract_bytes(data, lang)
-        out.append((rel, key, seal((to_plain(record), reason))))
+        out.append((rel, key, seal(extract_bytes(data, lang))))
     return out
