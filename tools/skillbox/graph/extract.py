@@ -7,7 +7,6 @@ definition (its scope). Language hooks only parse import statements. The tree is
 
 from __future__ import annotations
 
-import inspect
 import re
 from operator import itemgetter
 
@@ -19,11 +18,48 @@ NOTE_RE = re.compile(r"^\W*(NOTE|WHY|HACK)\b\s*(?:\([^)]*\))?\s*[:\-]?\s*(.*)", 
 # Matches (on the raw bytes) every comment NOTE_RE matches and few others: most comments are never decoded.
 NOTE_PROBE = re.compile(rb"\W*(?:NOTE|WHY|HACK)\b")
 SIMPLE_RECEIVER = re.compile(r"^[A-Za-z_$@][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*(?:\(\))?$")
+# The indentation of each line after the first that has text: `inspect.cleandoc` takes its margin from these.
+INDENTS = re.compile(r"\n([^\S\n]*)(?=\S)")
 COMMENT_MARKS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|//[/!]?|#|--\[?\[?|;+)\s?", re.M)
 DOC_LIMIT = 400
 PLAIN_RECEIVERS = frozenset({"identifier", "this", "self", "simple_identifier", "constant", "variable_name"})
-_OUTER: dict[str, dict[int, str]] = {}  # language -> pattern index -> its outer capture name
+RECEIVER_FORMS_MAX = 100_000
 _first = itemgetter(0)
+
+
+class _Engine:
+    """What extracting one file of a language needs besides its bytes, looked up once per process."""
+
+    __slots__ = ("outer_of", "parse_import", "parser", "plain_kinds", "query", "spec")
+
+    def __init__(self, spec: LanguageSpec):
+        self.spec = spec
+        self.parser = ts.parser(spec)
+        self.query = ts.query(spec)
+        self.parse_import = getattr(spec.hook(), "parse_import", None)
+        self.outer_of: dict[int, str] = {}  # pattern index -> its outer capture name
+        self.plain_kinds: dict[int, bool] = {}  # node kind id -> its type is in PLAIN_RECEIVERS
+
+
+_ENGINES: dict[str, _Engine] = {}
+# Receiver text -> 0 kept as is, 1 kept without whitespace, 2 replaced by "?" (see `receiver_form`).
+_RECEIVER_FORMS: dict[str, int] = {}
+
+
+def _engine(spec: LanguageSpec) -> _Engine:
+    engine = _ENGINES.get(spec.name)
+    if engine is None or engine.spec is not spec:
+        engine = _ENGINES[spec.name] = _Engine(spec)
+    return engine
+
+
+def receiver_form(receiver: str) -> int:
+    """How a receiver that is not a plain identifier is recorded: 0 as written, 1 without its whitespace (a
+    chain split over lines), 2 as "?" (a call with arguments, a subscript, anything longer than 80 characters)."""
+    if len(receiver) <= 80 and SIMPLE_RECEIVER.match(receiver):
+        return 0
+    squashed = "".join(receiver.split())
+    return 1 if len(squashed) <= 80 and SIMPLE_RECEIVER.match(squashed) else 2
 
 
 def _outer_key(caps) -> str:
@@ -39,12 +75,17 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
     Plain tuples from the start: the worker seals this layout, so named tuples would only be converted back.
     Texts are sliced from `data` by byte offsets (`Node.text` costs more than the slice and its decoding).
     """
-    tree = ts.parser(spec).parse(data)
+    engine = _engine(spec)
+    tree = engine.parser.parse(data)
     root = tree.root_node
     errors = count_errors(root) if root.has_error else 0
-    hook = spec.hook()
-    parse_import = getattr(hook, "parse_import", None)
+    parse_import = engine.parse_import
     wrappers = spec.def_wrappers
+    outer_of = engine.outer_of
+    plain_kinds = engine.plain_kinds
+    forms = _RECEIVER_FORMS
+    if len(forms) > RECEIVER_FORMS_MAX:
+        forms.clear()
 
     raw_defs: list[tuple[int, int, str, str, int, int, str | None, str | None]] = []
     raw_refs: list[tuple] = []  # (name start byte, relation, name, receiver, line)
@@ -52,12 +93,10 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
     raw_notes: list[tuple[int, str]] = []  # (comment start byte, note)
     comments: dict[int, tuple[int, int, int]] = {}  # end line -> (start line, start byte, end byte)
 
-    outer_of = _OUTER.setdefault(spec.name, {})
-    for pattern, caps in ts.run_query(ts.query(spec), root):
+    for pattern, caps in ts.run_query(engine.query, root):
         key = outer_of.get(pattern)
         if key is None:
             key = outer_of[pattern] = _outer_key(caps)
-        outer = caps[key][0]
         kind = key[0]
         if kind == "r":  # reference.<relation>: by far the most matches
             name_nodes = caps.get("name")
@@ -70,12 +109,15 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
             if receiver_nodes:
                 receiver_node = receiver_nodes[0]
                 receiver = data[receiver_node.start_byte : receiver_node.end_byte].decode("utf-8", "replace")
-                if receiver_node.type in PLAIN_RECEIVERS:
-                    pass  # an identifier or `this`: nothing to normalise
-                elif len(receiver) > 80 or not SIMPLE_RECEIVER.match(receiver):
-                    receiver = "".join(receiver.split())
-                    if len(receiver) > 80 or not SIMPLE_RECEIVER.match(receiver):
-                        receiver = "?"
+                plain = plain_kinds.get(receiver_node.kind_id)
+                if plain is None:
+                    plain = plain_kinds[receiver_node.kind_id] = receiver_node.type in PLAIN_RECEIVERS
+                if not plain:  # an identifier or `this` needs no normalising
+                    form = forms.get(receiver)
+                    if form is None:
+                        form = forms[receiver] = receiver_form(receiver)
+                    if form:
+                        receiver = "".join(receiver.split()) if form == 1 else "?"
             raw_refs.append(
                 (
                     start,
@@ -89,6 +131,7 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
             name_nodes = caps.get("name")
             if not name_nodes:
                 continue
+            outer = caps[key][0]
             start = outer.start_byte
             if wrappers:
                 parent = outer.parent
@@ -110,12 +153,14 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
                 )
             )
         elif kind == "i":  # import
+            outer = caps[key][0]
             parsed = parse_import(outer) if parse_import is not None else _generic_import(caps)
             line = outer.start_point[0] + 1
             start = outer.start_byte
             for item in parsed:
                 raw_imports.append((start, item, line))
         else:  # comment
+            outer = caps[key][0]
             start = outer.start_byte
             end = outer.end_byte
             end_row, end_col = outer.end_point
@@ -145,12 +190,7 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
     raw_refs.sort(key=_first)  # stable: refs at one position keep match order
     raw_imports.sort(key=_first)
     raw_notes.sort(key=_first)
-    refs = [
-        (relation, name, receiver, scope, line)
-        for (_pos, relation, name, receiver, line), scope in zip(
-            raw_refs, _scopes(raw_refs, starts, ends, scope_ids), strict=True
-        )
-    ]
+    refs = _scoped_refs(raw_refs, starts, ends, scope_ids)
     imports = [
         (item[0], item[1], item[2], item[3], line, scope, item[4])
         for (_pos, item, line), scope in zip(raw_imports, _scopes(raw_imports, starts, ends, scope_ids), strict=True)
@@ -198,6 +238,27 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
         (),
         "",
     )
+
+
+def _scoped_refs(raw: list, starts: list[int], ends: list[int], scope_ids: list[int]) -> list[tuple]:
+    """`_scopes` fused with building the ref tuples: refs are most of a file's records."""
+    if not starts:
+        return [(relation, name, receiver, -1, line) for _pos, relation, name, receiver, line in raw]
+    out = []
+    append = out.append
+    stack: list[int] = []
+    di = 0
+    n_defs = len(starts)
+    for pos, relation, name, receiver, line in raw:
+        while di < n_defs and starts[di] <= pos:
+            while stack and ends[stack[-1]] <= starts[di]:
+                stack.pop()
+            stack.append(scope_ids[di])
+            di += 1
+        while stack and ends[stack[-1]] <= pos:
+            stack.pop()
+        append((relation, name, receiver, stack[-1] if stack else -1, line))
+    return out
 
 
 def _scopes(items: list, starts: list[int], ends: list[int], scope_ids: list[int]) -> list[int]:
@@ -248,16 +309,34 @@ def _squash(text: str) -> str:
 
 
 def clean_docstring(raw: str) -> str | None:
+    """The docstring's first paragraph on one line: what `inspect.cleandoc`, a split at the first blank line and
+    whitespace squashing give, without cleaning the paragraphs that are dropped anyway.
+
+    Squashing makes the margin cut invisible except where it decides a paragraph break: a line after the first
+    is blank in cleandoc's output when it is no longer than the margin (the smallest indentation of the later
+    lines with text), or when it is empty and no later line has text.
+    """
     body = raw.lstrip("rRbBuUfF")
     for quote in ('"""', "'''", '"', "'"):
         if body.startswith(quote) and body.endswith(quote) and len(body) >= 2 * len(quote):
             body = body[len(quote) : -len(quote)]
             break
-    text = inspect.cleandoc(body).strip()
-    if not text:
+    body = body.expandtabs()
+    indents = INDENTS.findall(body)
+    margin = min(map(len, indents)) if indents else -1
+    lines = body.split("\n")
+    start = -1
+    end = len(lines)
+    for index, line in enumerate(lines):
+        if start < 0:
+            if line and not line.isspace():
+                start = index
+        elif len(line) <= margin or not line:
+            end = index
+            break
+    if start < 0:
         return None
-    first = text.split("\n\n", 1)[0]
-    return " ".join(first.split())[:DOC_LIMIT]
+    return " ".join(" ".join(lines[start:end]).split())[:DOC_LIMIT]
 
 
 def comment_doc(data: bytes, comments: dict[int, tuple[int, int, int]], line: int) -> str | None:
