@@ -15,6 +15,7 @@ from skillbox.graph.languages import by_name
 from skillbox.graph.records import finish_plain, to_plain
 
 BINARY_PROBE = 8192
+GENERATED_PROBE = 600
 # A comment near the top that says so: Go's "Code generated ... DO NOT EDIT.", "@generated", "auto-generated".
 GENERATED = re.compile(
     rb"(?mi)^\s*(?://|#|/\*+|\*|--|<!--)\s*(?:code generated\b.*do not edit|@generated\b|"
@@ -26,7 +27,9 @@ def classify(data: bytes) -> str | None:
     """A reason to skip content that is not hand-written source, or None."""
     if data.find(b"\0", 0, BINARY_PROBE) >= 0:
         return "binary"
-    if GENERATED.search(data, 0, 600):
+    head = data[:GENERATED_PROBE]
+    # Every form GENERATED accepts contains the word (case-insensitively): most files skip the regex.
+    if b"generated" in head.lower() and GENERATED.search(head):
         return "generated"
     return None
 
@@ -57,6 +60,19 @@ def _is_utf8(data: bytes) -> bool:
     return True
 
 
+def read_bytes(path: str) -> bytes:
+    """The whole file: `open().read()` without the buffered file object around it (a third of its cost)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    try:
+        size = os.fstat(fd).st_size
+        chunks = [os.read(fd, size + 1)]  # one byte more than the size: a file that grew is read on
+        while chunks[-1]:
+            chunks.append(os.read(fd, max(size, 65536)))
+    finally:
+        os.close(fd)
+    return chunks[0] if len(chunks) == 2 else b"".join(chunks)
+
+
 def extract_batch(root: str, known: dict[str, bytes], batch: list[tuple[str, str]]) -> list[tuple]:
     """[(rel, lang)] -> [(rel, key, sealed entry or None)]; `known` maps keys the cache already holds to None.
 
@@ -65,8 +81,7 @@ def extract_batch(root: str, known: dict[str, bytes], batch: list[tuple[str, str
     out = []
     for rel, lang in batch:
         try:
-            with open(os.path.join(root, rel), "rb") as handle:
-                data = handle.read()
+            data = read_bytes(os.path.join(root, rel))
         except OSError:
             out.append((rel, None, None))
             continue
