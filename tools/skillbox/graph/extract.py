@@ -24,6 +24,7 @@ COMMENT_MARKS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|//[/!]?|#|--\[?\[?|;+)\s?", re
 DOC_LIMIT = 400
 PLAIN_RECEIVERS = frozenset({"identifier", "this", "self", "simple_identifier", "constant", "variable_name"})
 RECEIVER_FORMS_MAX = 100_000
+BEYOND = 1 << 62  # past any byte offset
 _first = itemgetter(0)
 
 
@@ -241,7 +242,10 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
 
 
 def _scoped_refs(raw: list, starts: list[int], ends: list[int], scope_ids: list[int]) -> list[tuple]:
-    """`_scopes` fused with building the ref tuples: refs are most of a file's records."""
+    """`_scopes` fused with building the ref tuples: refs are most of a file's records.
+
+    Most refs sit in the same scope as the ref before them: while no definition starts or ends before the next
+    position, the scope is kept without touching the stack."""
     if not starts:
         return [(relation, name, receiver, -1, line) for _pos, relation, name, receiver, line in raw]
     out = []
@@ -249,15 +253,21 @@ def _scoped_refs(raw: list, starts: list[int], ends: list[int], scope_ids: list[
     stack: list[int] = []
     di = 0
     n_defs = len(starts)
+    never = BEYOND
+    next_start = starts[0]
+    top, top_end = -1, never
     for pos, relation, name, receiver, line in raw:
-        while di < n_defs and starts[di] <= pos:
-            while stack and ends[stack[-1]] <= starts[di]:
+        if next_start <= pos or top_end <= pos:
+            while di < n_defs and starts[di] <= pos:
+                while stack and ends[stack[-1]] <= starts[di]:
+                    stack.pop()
+                stack.append(scope_ids[di])
+                di += 1
+            while stack and ends[stack[-1]] <= pos:
                 stack.pop()
-            stack.append(scope_ids[di])
-            di += 1
-        while stack and ends[stack[-1]] <= pos:
-            stack.pop()
-        append((relation, name, receiver, stack[-1] if stack else -1, line))
+            next_start = starts[di] if di < n_defs else never
+            top, top_end = (stack[-1], ends[stack[-1]]) if stack else (-1, never)
+        append((relation, name, receiver, top, line))
     return out
 
 
