@@ -16,6 +16,7 @@ from skillbox.graph.records import finish_plain, to_plain
 
 BINARY_PROBE = 8192
 GENERATED_PROBE = 600
+READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0)
 # A comment near the top that says so: Go's "Code generated ... DO NOT EDIT.", "@generated", "auto-generated".
 GENERATED = re.compile(
     rb"(?mi)^\s*(?://|#|/\*+|\*|--|<!--)\s*(?:code generated\b.*do not edit|@generated\b|"
@@ -62,7 +63,7 @@ def _is_utf8(data: bytes) -> bool:
 
 def read_bytes(path: str) -> bytes:
     """The whole file: `open().read()` without the buffered file object around it (a third of its cost)."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    fd = os.open(path, READ_FLAGS)
     try:
         size = os.fstat(fd).st_size
         chunks = [os.read(fd, size + 1)]  # one byte more than the size: a file that grew is read on

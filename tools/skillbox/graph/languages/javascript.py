@@ -18,7 +18,8 @@ def _string(node) -> str | None:
 
 
 def parse_import(node) -> list[tuple]:
-    if node.type == "call_expression":  # require("x")
+    kind = node.type
+    if kind == "call_expression":  # require("x")
         args = node.child_by_field_name("arguments")
         source = _string(args.named_children[0]) if args is not None and args.named_child_count else None
         if not source:
@@ -33,7 +34,7 @@ def parse_import(node) -> list[tuple]:
     source = _string(node.child_by_field_name("source"))
     if not source:
         return []
-    if node.type == "export_statement":
+    if kind == "export_statement":
         names = []
         alias = None
         for child in node.named_children:
@@ -53,8 +54,9 @@ def parse_import(node) -> list[tuple]:
         return [(source, 0, tuple(names), None, True)]
     names = []
     alias = None
-    clause = next((c for c in node.named_children if c.type == "import_clause"), None)
-    if clause is not None:
+    for clause in node.named_children:
+        if clause.type != "import_clause":
+            continue
         for child in clause.named_children:
             if child.type == "identifier":
                 names.append(("default", child.text.decode()))
@@ -67,6 +69,7 @@ def parse_import(node) -> list[tuple]:
                         name = spec.child_by_field_name("name")
                         as_ = spec.child_by_field_name("alias")
                         names.append((name.text.decode(), as_.text.decode() if as_ else None))
+        break
     return [(source, 0, tuple(names) if names else (None if alias else ()), alias, False)]
 
 
