@@ -1,8 +1,13 @@
 """Source bytes -> a file's record, for every registered language, driven by the language's query file.
 
-One generic engine: run the query once, sort definitions by position, and sweep once to give every definition
-its parent (qualified names, method vs function) and every reference/import/comment its innermost enclosing
+One generic engine: run the query once, sort definitions by position, and sweep them to give every definition
+its parent (qualified names, method vs function) and every reference/import/note its innermost enclosing
 definition (its scope). Language hooks only parse import statements. The tree is dropped on return.
+
+This runs on every file of a cold build, so it is written for CPU: the record is built as plain tuples, texts
+are sliced from the source bytes, comments are decoded only when used. The record must stay exactly what it
+was (records are cached by content and compared across builds), down to which of its objects are shared: the
+interface digest marshals part of it, and marshal writes a shared object differently from two equal ones.
 """
 
 from __future__ import annotations
