@@ -258,35 +258,40 @@ def _build_graph(root, out_dir, force, *, max_bytes, jobs, progress) -> BuildRes
             {**_block_entries(order, keys, spans, blocks), EXTERNALS: (None, *old_blocks[EXTERNALS][1:3])},
         )
     else:
+        # What people and agents read: communities.json, GRAPH_REPORT.md, graph.html and the query index, made
+        # from the graph in memory (the nodes and links just serialised; reused blocks parsed back). The graph is
+        # assembled before graph.json is written so a cold build's index writer can start right away.
         mark = time.perf_counter()
         report("write", 0, 1)
+        from skillbox.graph.graphfile import from_blocks
         from skillbox.graph.index import describes
+        from skillbox.graph.outputs import writer_for_build
 
         # The query index is updated in place only if it describes the graph.json about to be replaced.
         index_changes = changed if changed is not None and describes(graph_path) else None
-        node_spans, link_spans = write_chunks(
-            graph_path, [blocks[rel][0] for rel in order] + [ext_nodes], [blocks[rel][1] for rel in order]
-        )
-        spans = {rel: (node_spans[i], link_spans[i]) for i, rel in enumerate(order)}
-        cache.save_blocks(
-            digest, {**_block_entries(order, keys, spans, blocks), EXTERNALS: (None, node_spans[-1], (0, 0))}
-        )
-        seconds["write"] = time.perf_counter() - mark
-
-        # What people and agents read: communities.json, GRAPH_REPORT.md, graph.html and the query index, made
-        # from the graph in memory (the nodes and links just serialised; reused blocks parsed back).
-        mark = time.perf_counter()
-        report("report", 0, 1)
-        from skillbox.graph.graphfile import from_blocks
-        from skillbox.graph.outputs import write_for_build
-
         parts = (
             fresh[rel] if rel in fresh else parse_block(blocks[rel][0], blocks[rel][1]) for rel in [*order, EXTERNALS]
         )
         graph = from_blocks(parts, {"schema": SCHEMA}, graph_path)
         del fresh
         seconds["load"] = time.perf_counter() - mark
-        seconds.update(write_for_build(graph, graph_path, root, changed=index_changes).seconds)
+        use = writer_for_build(graph, graph_path, root, changed=index_changes)
+        use.start_early()
+        try:
+            mark = time.perf_counter()
+            node_spans, link_spans = write_chunks(
+                graph_path, [blocks[rel][0] for rel in order] + [ext_nodes], [blocks[rel][1] for rel in order]
+            )
+            spans = {rel: (node_spans[i], link_spans[i]) for i, rel in enumerate(order)}
+            cache.save_blocks(
+                digest, {**_block_entries(order, keys, spans, blocks), EXTERNALS: (None, node_spans[-1], (0, 0))}
+            )
+            seconds["write"] = time.perf_counter() - mark
+        except BaseException:
+            use.abandon()
+            raise
+        report("report", 0, 1)
+        seconds.update(use.finish().seconds)
 
     stats = dict(resolver.stats)
     stats["unresolved_refs"] = sum(block[3] for block in blocks.values())
