@@ -186,3 +186,32 @@ def test_body_edit_resolves_only_that_file_and_still_equals_cold(flask_tree, tmp
     assert result.summary["cache"]["misses"] == 1
     assert result.summary["resolved_again"] == 1
     assert (root / "skillbox-out" / "graph.json").read_bytes() == cold_bytes(root, tmp_path)
+
+
+def test_a_grammar_upgrade_invalidates_that_language_only(tmp_path, project, monkeypatch):
+    """The record cache is keyed by the installed grammar release (read from its dist-info folder, without
+    importlib.metadata): a new tree-sitter-python re-extracts the Python files and nothing else."""
+    from importlib import metadata
+
+    import skillbox.graph.cache as cache_mod
+
+    expected = f"tree_sitter_python-{metadata.version('tree-sitter-python')}"
+    assert cache_mod.grammar_build("tree_sitter_python") == expected
+    assert cache_mod.grammar_build("no_such_grammar_module") == "no_such_grammar_module"
+
+    root = project(FILES)
+    age(root)
+    build_graph(root)
+    real = cache_mod.grammar_build
+    monkeypatch.setattr(
+        cache_mod, "grammar_build", lambda module: real(module) + ("+upgrade" if module == "tree_sitter_python" else "")
+    )
+    cache_mod.language_epoch.cache_clear()
+    try:
+        again = build_graph(root)
+    finally:
+        cache_mod.language_epoch.cache_clear()
+    python_files = sum(1 for rel in FILES if rel.endswith(".py"))
+    assert not again.up_to_date
+    assert again.summary["cache"] == {"hits": len(FILES) - python_files, "misses": python_files, "corrupt": 0}
+    assert (root / "skillbox-out" / "graph.json").read_bytes() == cold_bytes(root, tmp_path)

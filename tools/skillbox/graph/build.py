@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from skillbox.errors import NotFoundError
-from skillbox.graph.cache import RACY_NS, RecordCache, unseal
+from skillbox.graph.cache import RACY_NS, RecordCache, language_epoch, unseal
 from skillbox.graph.records import from_plain
 from skillbox.graph.walk import DEFAULT_MAX_BYTES, walk_tree
 
@@ -147,6 +147,7 @@ def _build_graph(root, out_dir, force, *, max_bytes, jobs, progress) -> BuildRes
     for rel, lang, size, mtime_ns in walked.files:
         entry = previous.get(rel)
         trusted = entry and entry[0] == size and entry[1] == mtime_ns and entry[3] == lang
+        trusted = trusted and entry[2].endswith(language_epoch(lang))
         if trusted and mtime_ns < written_ns - RACY_NS and take(rel, entry[2], pack.get(entry[2])):
             counts["hits"] += 1
             continue
@@ -358,6 +359,8 @@ def _unchanged(files, previous: dict, index: dict, graph_path: Path) -> bool:
         entry = previous.get(rel)
         if entry is None or entry[0] != size or entry[1] != mtime_ns or entry[3] != lang:
             return False
+        if not entry[2].endswith(language_epoch(lang)):
+            return False  # its language's grammar or query changed: same bytes, maybe another record
         if mtime_ns >= written_ns - RACY_NS:
             return False  # modified too close to the last build to trust its mtime
     return _graph_intact(index, graph_path)
