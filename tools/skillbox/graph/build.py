@@ -398,10 +398,21 @@ def _extract(root: Path, known: frozenset[str], todo, jobs: int | None, report: 
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     with ProcessPoolExecutor(max_workers=min(workers, len(batches)), mp_context=context) as pool:
         futures = [pool.submit(extract_batch, str(root), known, batch) for batch in batches]
+        _import_what_comes_next()
         for future in futures:
             out.extend(future.result())
             report("extract", len(out), total)
     return out
+
+
+def _import_what_comes_next() -> None:
+    """This process would only wait while the workers extract: import what resolution and the use side need
+    next (~0.2 s, mostly igraph and leidenalg), so the build's serial part after extraction doesn't pay it."""
+    import skillbox.graph.outputs
+    import skillbox.graph.resolve  # noqa: F401
+    from skillbox.graph.cluster import import_clustering
+
+    import_clustering()
 
 
 def _size(path: Path) -> int:
