@@ -8,14 +8,23 @@ do not masquerade as mentions.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from itertools import accumulate
+from operator import attrgetter
 
 from skillbox.graph.records import DocLink, FileRecord, Heading, Mention
 
-ATX = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$")
-FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-MD_LINK = re.compile(r"!?\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
-MD_REF_DEF = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$")
-CODE_SPAN = re.compile(r"(?<!`)`([^`\n]{2,100})`(?!`)")
+# The Markdown patterns run over the whole text (see _line_text), so none may cross a "\\n": `[^\\S\\n]` is `\\s`
+# within a line. Each starts with a literal so the regex engine can skip ahead to candidates.
+# A line that may change the outline: fence (1), ATX heading (2: hashes, 3: title) or setext underline (4).
+MD_STRUCTURE = re.compile(
+    r"\n(?: {0,3}(?:(`{3,}|~{3,})|(#{1,6})[^\S\n]+(.*?)(?:[^\S\n]+#+)?[^\S\n]*$)|[^\S\n]*(={2,}|-{2,})[^\S\n]*$)",
+    re.MULTILINE,
+)
+# An optional "!" before the "[" cannot change which targets are found, so the pattern starts at the "[".
+MD_LINK = re.compile(r"\[[^\]\n]*\]\([^\S\n]*<?([^)\s>]+)>?(?:[^\S\n]+\"[^\"\n]*\")?[^\S\n]*\)")
+MD_REF_DEF = re.compile(r"\n {0,3}\[[^\]\n]+\]:[^\S\n]*<?(\S+?)>?(?:[^\S\n]+.*)?$", re.MULTILINE)
+CODE_SPAN = re.compile(r"`(?<!``)([^`\n]{2,100})`(?!`)")  # the lookbehind sees the char before the opening "`"
 RST_ADORN = re.compile(r"^([=\-`:'\"~^_*+#<>.])\1{2,}\s*$")
 RST_LINK = re.compile(r"`[^`<]*<([^>`]+)>`__?")
 RST_ROLE = re.compile(r":(?:py:)?(func|class|meth|mod|attr|obj|exc|data|doc|ref)?:`~?([^`]+)`")
@@ -23,6 +32,8 @@ RST_LITERAL = re.compile(r"``([^`\n]{2,100})``")
 RST_INCLUDE = re.compile(r"^\s*\.\. (?:include|literalinclude|image|figure)::\s*(\S+)")
 MENTION_OK = re.compile(r"^[A-Za-z_][\w.:/-]*(?:\(\))?$")
 EXTERNAL = ("http://", "https://", "mailto:", "ftp://", "//", "data:")
+_PLUS_ONE = (1).__add__
+_BY_LINE = attrgetter("line")
 
 
 def slugify(title: str) -> str:
@@ -52,10 +63,10 @@ class _Outline:
         self.stack: list[int] = []
         self.slugs: dict[str, int] = {}
 
-    def add(self, level: int, title: str, line: int) -> None:
+    def add(self, level: int, title: str, line: int) -> bool:
         title = " ".join(title.split())
         if not title:
-            return
+            return False
         slug = slugify(title)
         count = self.slugs.get(slug, 0)
         self.slugs[slug] = count + 1
@@ -66,55 +77,104 @@ class _Outline:
         parent = self.stack[-1] if self.stack else -1
         self.headings.append(Heading(level, title, slug, line, parent))
         self.stack.append(len(self.headings) - 1)
+        return True
 
     @property
     def current(self) -> int:
         return len(self.headings) - 1
 
 
+def _line_text(data: bytes) -> tuple[list[str], str, list[int]]:
+    """Lines as `str.splitlines` cuts them, rejoined behind a leading "\\n" so whole-text regex passes see exactly
+    those lines (CRLF, lone CR, form feeds, U+2028 ... all become one "\\n"), plus the offset of the newline that
+    opens each line: `bisect_right(starts, offset)` is the 1-based line of any offset inside the text."""
+    lines = data.decode("utf-8", "replace").splitlines()
+    starts = list(accumulate(map(_PLUS_ONE, map(len, lines)), initial=0))
+    starts.pop()
+    return lines, "\n" + "\n".join(lines), starts
+
+
+def _heading_by_line(line_count: int, made: list[int]) -> list[int | None]:
+    """Index of the heading in force on each line (1-based; -1 before the first), from the lines that created
+    each heading in order; a heading governs the lines after the one that created it."""
+    head: list[int | None] = []
+    before = 0
+    for index, line in enumerate(made):
+        head += [index - 1] * (line + 1 - before)
+        before = line + 1
+    head += [len(made) - 1] * (line_count + 1 - before)
+    return head
+
+
 def extract_markdown(data: bytes) -> FileRecord:
-    text = data.decode("utf-8", "replace")
-    lines = text.splitlines()
+    lines, text, starts = _line_text(data)
     outline = _Outline()
-    links: list[DocLink] = []
-    mentions: list[Mention] = []
+    made: list[int] = []  # line whose processing created each heading (the underline, for setext)
+    dead: list[int] = []  # heading and consumed underline lines: no links or mentions there
+    fenced: list[tuple[int, int]] = []  # first and last line of each fenced block, fence lines included
     fence = None
-    previous = ""
-    for number, line in enumerate(lines, 1):
-        stripped = line.strip()
-        # Cheap prefilters first: most prose lines have no fence, heading, link or code span.
-        match = FENCE.match(line) if stripped[:1] in ("`", "~") else None
+    fence_line = last_dead = 0
+    # One pass over the few lines that can change the structure; prose lines never enter Python.
+    for match in MD_STRUCTURE.finditer(text):
+        line = bisect_right(starts, match.start())
+        marker, hashes, title, rule = match.groups()
         if fence:
-            if match and match.group(1)[0] == fence[0] and len(match.group(1)) >= len(fence):
+            if marker and marker[0] == fence[0] and len(marker) >= len(fence):
+                fenced.append((fence_line, line))
                 fence = None
+                last_dead = line
             continue
-        if match:
-            fence = match.group(1)
-            previous = ""
-            continue
-        heading = ATX.match(line) if stripped[:1] == "#" else None
-        if heading:
-            outline.add(len(heading.group(1)), heading.group(2), number)
-            previous = ""
-            continue
-        if previous and stripped and set(stripped) <= {"="} | {"-"} and len(set(stripped)) == 1 and len(stripped) >= 2:
-            outline.add(1 if stripped[0] == "=" else 2, previous, number - 1)
-            previous = ""
-            continue
-        if "](" in line:
-            for target in MD_LINK.findall(line):
-                target = _link(target)
-                if target:
-                    links.append(DocLink(target, number, outline.current))
-        ref_def = MD_REF_DEF.match(line) if stripped[:1] == "[" else None
-        if ref_def and _link(ref_def.group(1)):
-            links.append(DocLink(ref_def.group(1), number, outline.current))
-        if "`" in line:
-            for span in CODE_SPAN.findall(line):
-                name = _mention(span)
+        if marker:
+            fence, fence_line = marker, line
+        elif hashes:
+            if outline.add(len(hashes), title, line):
+                made.append(line)
+            dead.append(line)
+            last_dead = line
+        elif last_dead < line - 1 and line > 1:
+            # A setext underline only counts under a plain, non-indented, non-blank line.
+            previous = lines[line - 2]
+            stripped = previous.strip()
+            if stripped and not previous.startswith(("    ", "\t")):
+                if outline.add(1 if rule[0] == "=" else 2, stripped, line - 1):
+                    made.append(line)
+                dead.append(line)
+                last_dead = line
+    if fence:
+        fenced.append((fence_line, len(lines)))
+    head = _heading_by_line(len(lines), made)
+    for first, last in fenced:
+        head[first : last + 1] = [None] * (last + 1 - first)
+    for line in dead:
+        head[line] = None
+
+    links: list[DocLink] = []
+    if "](" in text:
+        for match in MD_LINK.finditer(text):
+            line = bisect_right(starts, match.start())
+            heading = head[line]
+            target = match.group(1)
+            if heading is not None and _link(target):
+                links.append(DocLink(target, line, heading))
+    if "]:" in text:
+        ref_defs = []
+        for match in MD_REF_DEF.finditer(text):
+            line = bisect_right(starts, match.start())
+            heading = head[line]
+            target = match.group(1)
+            if heading is not None and _link(target):
+                ref_defs.append(DocLink(target, line, heading))
+        if ref_defs:  # a line's inline links come before its reference definition (the sort is stable)
+            links = sorted(links + ref_defs, key=_BY_LINE)
+    mentions: list[Mention] = []
+    if "`" in text:
+        for match in CODE_SPAN.finditer(text):
+            line = bisect_right(starts, match.start())
+            heading = head[line]
+            if heading is not None:
+                name = _mention(match.group(1))
                 if name:
-                    mentions.append(Mention(name, number, outline.current))
-        previous = stripped if stripped and not line.startswith(("    ", "\t")) else ""
+                    mentions.append(Mention(name, line, heading))
     return FileRecord(lang="markdown", headings=tuple(outline.headings), links=tuple(links), mentions=tuple(mentions))
 
 
