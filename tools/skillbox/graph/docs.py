@@ -9,22 +9,34 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from itertools import accumulate
 from operator import attrgetter
 
 from skillbox.graph.records import DocLink, FileRecord, Heading, Mention
 
-# The Markdown patterns run over the whole text (see _line_text), so none may cross a "\\n": `[^\\S\\n]` is `\\s`
-# within a line. Each starts with a literal so the regex engine can skip ahead to candidates.
-# A line that may change the outline: fence (1), ATX heading (2: hashes, 3: title) or setext underline (4).
+# The Markdown patterns run over the whole text at once (see _joined_lines), so none may cross a "\n". _SPACE is
+# `\s` without "\n", spelled out so the regex engine tests a bitmap instead of a Unicode category (a test pins it
+# to str.isspace). Possessive repeats are used only where giving characters back could never lead to a match.
+_SPACE = r"[\t\x0b\x0c\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+_OTHER_LINE_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")  # str.splitlines
+# A line that may change the outline: fence (1), ATX heading (2: hashes, 3: the rest of the line) or setext
+# underline (4). It starts at the "\n" before the line, so the engine only wakes up at line starts.
 MD_STRUCTURE = re.compile(
-    r"\n(?: {0,3}(?:(`{3,}|~{3,})|(#{1,6})[^\S\n]+(.*?)(?:[^\S\n]+#+)?[^\S\n]*$)|[^\S\n]*(={2,}|-{2,})[^\S\n]*$)",
+    rf"\n(?: {{0,3}}+(?:(`{{3,}}+|~{{3,}}+)|(#{{1,6}}+){_SPACE}++(.*))|{_SPACE}*+(={{2,}}+|-{{2,}}+){_SPACE}*+$)",
     re.MULTILINE,
 )
-# An optional "!" before the "[" cannot change which targets are found, so the pattern starts at the "[".
-MD_LINK = re.compile(r"\[[^\]\n]*\]\([^\S\n]*<?([^)\s>]+)>?(?:[^\S\n]+\"[^\"\n]*\")?[^\S\n]*\)")
-MD_REF_DEF = re.compile(r"\n {0,3}\[[^\]\n]+\]:[^\S\n]*<?(\S+?)>?(?:[^\S\n]+.*)?$", re.MULTILINE)
-CODE_SPAN = re.compile(r"`(?<!``)([^`\n]{2,100})`(?!`)")  # the lookbehind sees the char before the opening "`"
+# Starting at the "[" rather than an optional "!" before it cannot change which targets are found.
+_TARGET = rf"[^)>\n{_SPACE[1:-1]}]"  # a character of a link target
+# Starting at the "[" rather than an optional "!" before it cannot change which targets are found; the target is
+# the longest run of _TARGET characters, read as a byte-table run of printable ASCII first.
+MD_LINK = re.compile(
+    rf"\[[^\]\n]*+\]\({_SPACE}*+<?((?={_TARGET})[!-(*-=?-~]*+{_TARGET}*+)>?(?:{_SPACE}+\"[^\"\n]*+\")?{_SPACE}*+\)"
+)
+MD_REF_DEF = re.compile(rf"\n {{0,3}}\[[^\]\n]+\]:{_SPACE}*<?(\S+?)>?(?:{_SPACE}+.*)?$", re.MULTILINE)
+# A code span (the lookbehind sees the char before the opening "`"); group 1 is set when the span is a mention:
+# a name, perhaps with "()" (dropped) or "()()" (one kept), inside optional whitespace.
+CODE_SPAN = re.compile(
+    r"`(?<!``)(?=[^`\n]{2,100}+`(?!`))(?:\s*+([A-Za-z_][\w.:/-]*+(?:\(\))??)(?:\(\))?\s*+`|[^`\n]*+`)"
+)
 RST_ADORN = re.compile(r"^([=\-`:'\"~^_*+#<>.])\1{2,}\s*$")
 RST_LINK = re.compile(r"`[^`<]*<([^>`]+)>`__?")
 RST_ROLE = re.compile(r":(?:py:)?(func|class|meth|mod|attr|obj|exc|data|doc|ref)?:`~?([^`]+)`")
@@ -32,13 +44,16 @@ RST_LITERAL = re.compile(r"``([^`\n]{2,100})``")
 RST_INCLUDE = re.compile(r"^\s*\.\. (?:include|literalinclude|image|figure)::\s*(\S+)")
 MENTION_OK = re.compile(r"^[A-Za-z_][\w.:/-]*(?:\(\))?$")
 EXTERNAL = ("http://", "https://", "mailto:", "ftp://", "//", "data:")
-_PLUS_ONE = (1).__add__
 _BY_LINE = attrgetter("line")
+_NOT_LOCAL = (*EXTERNAL, "#")
+# A slug keeps word characters, "-" and spaces, but not "_". For ASCII titles that is a byte table.
+_NOT_SLUG = re.compile(r"[^\w\- ]|_")
+_NOT_SLUG_ASCII = bytes(c for c in range(128) if not (chr(c).isalnum() or chr(c) in "- "))
 
 
 def slugify(title: str) -> str:
-    text = re.sub(r"[`*_~\[\]()<>]", "", title.lower())
-    text = re.sub(r"[^\w\- ]", "", text)
+    text = title.lower()
+    text = text.encode().translate(None, _NOT_SLUG_ASCII).decode() if text.isascii() else _NOT_SLUG.sub("", text)
     return text.strip().replace(" ", "-") or "section"
 
 
@@ -60,7 +75,8 @@ def _link(target: str) -> str | None:
 class _Outline:
     def __init__(self):
         self.headings: list[Heading] = []
-        self.stack: list[int] = []
+        self.stack: list[int] = []  # the open headings, outermost first
+        self.levels: list[int] = []  # their levels
         self.slugs: dict[str, int] = {}
 
     def add(self, level: int, title: str, line: int) -> bool:
@@ -72,11 +88,13 @@ class _Outline:
         self.slugs[slug] = count + 1
         if count:
             slug = f"{slug}-{count}"
-        while self.stack and self.headings[self.stack[-1]].level >= level:
-            self.stack.pop()
-        parent = self.stack[-1] if self.stack else -1
-        self.headings.append(Heading(level, title, slug, line, parent))
-        self.stack.append(len(self.headings) - 1)
+        stack, levels = self.stack, self.levels
+        while levels and levels[-1] >= level:
+            stack.pop()
+            levels.pop()
+        self.headings.append(Heading(level, title, slug, line, stack[-1] if stack else -1))
+        stack.append(len(self.headings) - 1)
+        levels.append(level)
         return True
 
     @property
@@ -84,97 +102,124 @@ class _Outline:
         return len(self.headings) - 1
 
 
-def _line_text(data: bytes) -> tuple[list[str], str, list[int]]:
-    """Lines as `str.splitlines` cuts them, rejoined behind a leading "\\n" so whole-text regex passes see exactly
-    those lines (CRLF, lone CR, form feeds, U+2028 ... all become one "\\n"), plus the offset of the newline that
-    opens each line: `bisect_right(starts, offset)` is the 1-based line of any offset inside the text."""
-    lines = data.decode("utf-8", "replace").splitlines()
-    starts = list(accumulate(map(_PLUS_ONE, map(len, lines)), initial=0))
-    starts.pop()
-    return lines, "\n" + "\n".join(lines), starts
+def _joined_lines(data: bytes) -> str:
+    """The lines exactly as `str.splitlines` cuts them, each behind one "\n" (so line N starts after the N-th "\n"
+    and a whole-text pass sees the same lines: CRLF, a lone CR, form feeds, U+2028 ... are all one "\n")."""
+    text = data.decode("utf-8", "replace")
+    if any(brk in text for brk in _OTHER_LINE_BREAKS):
+        return "\n" + "\n".join(text.splitlines())
+    return "\n" + (text[:-1] if text.endswith("\n") else text)
 
 
-def _heading_by_line(line_count: int, made: list[int]) -> list[int | None]:
-    """Index of the heading in force on each line (1-based; -1 before the first), from the lines that created
-    each heading in order; a heading governs the lines after the one that created it."""
-    head: list[int | None] = []
-    before = 0
-    for index, line in enumerate(made):
-        head += [index - 1] * (line + 1 - before)
-        before = line + 1
-    head += [len(made) - 1] * (line_count + 1 - before)
-    return head
+def _atx_title(rest: str) -> str:
+    """The title of an ATX heading from what follows its hashes and spaces: a closing run of "#" only counts
+    after whitespace (outer whitespace is dropped later anyway)."""
+    title = rest.rstrip()
+    if title.endswith("#"):
+        bare = title.rstrip("#")
+        if bare[-1:].isspace():
+            return bare
+    return title
+
+
+class _Regions:
+    """Which heading governs each stretch of the text, and which stretches yield no links or mentions (fenced
+    code, heading lines, setext underlines); stretches begin at the "\n" that starts a line."""
+
+    def __init__(self):
+        self.starts = [0]
+        self.headings: list[int | None] = [-1]
+
+    def add(self, start: int, heading: int | None) -> None:
+        self.starts.append(start)
+        self.headings.append(heading)
+
+
+def _markdown_outline(text: str) -> tuple[_Outline, _Regions]:
+    outline = _Outline()
+    regions = _Regions()
+    fence = None
+    dead_end = -1  # where the last heading, underline or fence line ended: the next line has no setext title
+    line = counted = 0
+    for match in MD_STRUCTURE.finditer(text):
+        start = match.start()
+        marker, hashes, rest, rule = match.groups()
+        if fence:
+            if marker and marker[0] == fence[0] and len(marker) >= len(fence):
+                fence = None
+                dead_end = text.find("\n", match.end())
+                if dead_end < 0:
+                    dead_end = len(text)
+                regions.add(dead_end, outline.current)
+            continue
+        if marker:
+            fence = marker
+            regions.add(start, None)
+            continue
+        line += text.count("\n", counted, start + 1)
+        counted = start + 1
+        if hashes:
+            outline.add(len(hashes), _atx_title(rest), line)
+        elif start and dead_end != start:
+            # An underline only counts under a plain line that is neither blank nor indented.
+            previous = text[text.rfind("\n", 0, start) + 1 : start]
+            title = previous.strip()
+            if not title or previous.startswith(("    ", "\t")):
+                continue
+            outline.add(1 if rule[0] == "=" else 2, title, line - 1)
+        else:
+            continue
+        dead_end = match.end()
+        regions.add(start, None)
+        regions.add(dead_end, outline.current)
+    return outline, regions
 
 
 def extract_markdown(data: bytes) -> FileRecord:
-    lines, text, starts = _line_text(data)
-    outline = _Outline()
-    made: list[int] = []  # line whose processing created each heading (the underline, for setext)
-    dead: list[int] = []  # heading and consumed underline lines: no links or mentions there
-    fenced: list[tuple[int, int]] = []  # first and last line of each fenced block, fence lines included
-    fence = None
-    fence_line = last_dead = 0
-    # One pass over the few lines that can change the structure; prose lines never enter Python.
-    for match in MD_STRUCTURE.finditer(text):
-        line = bisect_right(starts, match.start())
-        marker, hashes, title, rule = match.groups()
-        if fence:
-            if marker and marker[0] == fence[0] and len(marker) >= len(fence):
-                fenced.append((fence_line, line))
-                fence = None
-                last_dead = line
-            continue
-        if marker:
-            fence, fence_line = marker, line
-        elif hashes:
-            if outline.add(len(hashes), title, line):
-                made.append(line)
-            dead.append(line)
-            last_dead = line
-        elif last_dead < line - 1 and line > 1:
-            # A setext underline only counts under a plain, non-indented, non-blank line.
-            previous = lines[line - 2]
-            stripped = previous.strip()
-            if stripped and not previous.startswith(("    ", "\t")):
-                if outline.add(1 if rule[0] == "=" else 2, stripped, line - 1):
-                    made.append(line)
-                dead.append(line)
-                last_dead = line
-    if fence:
-        fenced.append((fence_line, len(lines)))
-    head = _heading_by_line(len(lines), made)
-    for first, last in fenced:
-        head[first : last + 1] = [None] * (last + 1 - first)
-    for line in dead:
-        head[line] = None
-
+    text = _joined_lines(data)
+    outline, regions = _markdown_outline(text)
+    starts, headings = regions.starts, regions.headings
     links: list[DocLink] = []
     if "](" in text:
+        line = counted = 0
         for match in MD_LINK.finditer(text):
-            line = bisect_right(starts, match.start())
-            heading = head[line]
             target = match.group(1)
-            if heading is not None and _link(target):
+            if target.startswith(_NOT_LOCAL):
+                continue
+            start = match.start()
+            heading = headings[bisect_right(starts, start) - 1]
+            if heading is not None:
+                line += text.count("\n", counted, start)
+                counted = start
                 links.append(DocLink(target, line, heading))
     if "]:" in text:
         ref_defs = []
+        line = counted = 0
         for match in MD_REF_DEF.finditer(text):
-            line = bisect_right(starts, match.start())
-            heading = head[line]
             target = match.group(1)
-            if heading is not None and _link(target):
+            if target.startswith(_NOT_LOCAL):
+                continue
+            start = match.start() + 1
+            heading = headings[bisect_right(starts, start) - 1]
+            if heading is not None:
+                line += text.count("\n", counted, start)
+                counted = start
                 ref_defs.append(DocLink(target, line, heading))
         if ref_defs:  # a line's inline links come before its reference definition (the sort is stable)
             links = sorted(links + ref_defs, key=_BY_LINE)
     mentions: list[Mention] = []
     if "`" in text:
+        line = counted = 0
         for match in CODE_SPAN.finditer(text):
-            line = bisect_right(starts, match.start())
-            heading = head[line]
+            name = match.group(1)
+            if name is None or len(name) < 3:
+                continue
+            start = match.start()
+            heading = headings[bisect_right(starts, start) - 1]
             if heading is not None:
-                name = _mention(match.group(1))
-                if name:
-                    mentions.append(Mention(name, line, heading))
+                line += text.count("\n", counted, start)
+                counted = start
+                mentions.append(Mention(name, line, heading))
     return FileRecord(lang="markdown", headings=tuple(outline.headings), links=tuple(links), mentions=tuple(mentions))
 
 
