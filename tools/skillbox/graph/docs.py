@@ -37,11 +37,15 @@ MD_REF_DEF = re.compile(rf"\n {{0,3}}\[[^\]\n]+\]:{_SPACE}*<?(\S+?)>?(?:{_SPACE}
 CODE_SPAN = re.compile(
     r"`(?<!``)(?=[^`\n]{2,100}+`(?!`))(?:\s*+([A-Za-z_][\w.:/-]*+(?:\(\))??)(?:\(\))?\s*+`|[^`\n]*+`)"
 )
-RST_ADORN = re.compile(r"^([=\-`:'\"~^_*+#<>.])\1{2,}\s*$")
-RST_LINK = re.compile(r"`[^`<]*<([^>`]+)>`__?")
-RST_ROLE = re.compile(r":(?:py:)?(func|class|meth|mod|attr|obj|exc|data|doc|ref)?:`~?([^`]+)`")
-RST_LITERAL = re.compile(r"``([^`\n]{2,100})``")
-RST_INCLUDE = re.compile(r"^\s*\.\. (?:include|literalinclude|image|figure)::\s*(\S+)")
+# The rst patterns also run over the whole joined text and never cross a "\n".
+RST_ADORN = re.compile(rf"\n([=\-`:'\"~^_*+#<>.])\1{{2,}}+{_SPACE}*+$", re.MULTILINE)  # a whole adornment line
+RST_LITERAL_START = re.compile(rf"::{_SPACE}*+$", re.MULTILINE)  # with RST_CODE_START: may open a literal block
+RST_CODE_START = re.compile(r"\.\. (?:code|sourcecode)")
+RST_RESUME = re.compile(rf"\n(?![ \t]){_SPACE}*+\S")  # a non-blank, non-indented line: a literal block ends
+RST_LINK = re.compile(r"`[^`<\n]*+<([^>`\n]++)>`__?")
+RST_ROLE = re.compile(r":(?:py:)?(func|class|meth|mod|attr|obj|exc|data|doc|ref)?:`~?([^`\n]++)`")
+RST_LITERAL = re.compile(r"``([^`\n]{2,100}+)``")
+RST_INCLUDE = re.compile(rf"\.\. (?:include|literalinclude|image|figure)::{_SPACE}*+(\S+)")  # first on its line
 MENTION_OK = re.compile(r"^[A-Za-z_][\w.:/-]*(?:\(\))?$")
 EXTERNAL = ("http://", "https://", "mailto:", "ftp://", "//", "data:")
 _BY_LINE = attrgetter("line")
@@ -223,74 +227,139 @@ def extract_markdown(data: bytes) -> FileRecord:
     return FileRecord(lang="markdown", headings=tuple(outline.headings), links=tuple(links), mentions=tuple(mentions))
 
 
-def extract_rst(data: bytes) -> FileRecord:
-    text = data.decode("utf-8", "replace")
-    lines = text.splitlines()
+def _line_end(text: str, start: int) -> int:
+    """Where the line that starts at the "\n" at `start` ends: the next "\n", or the end of the text."""
+    end = text.find("\n", start + 1)
+    return len(text) if end < 0 else end
+
+
+def _opens_literal_block(line: str) -> bool:
+    stripped = line.strip()
+    return (line.rstrip().endswith("::") and not stripped.startswith(".. ")) or stripped.startswith(
+        (".. code", ".. sourcecode")
+    )
+
+
+def _rst_outline(text: str) -> tuple[_Outline, _Regions]:
+    """Titles and skipped literal blocks. Only lines that can start either are visited: adornment lines, the lines
+    just above them, and lines that may open a literal block; a literal block is skipped in one regex search."""
     outline = _Outline()
+    regions = _Regions()
     levels: dict[tuple[str, bool], int] = {}
+    adorned = {match.start() for match in RST_ADORN.finditer(text)}
+    candidates = set(adorned)
+    candidates.update(text.rfind("\n", 0, start) for start in adorned if start)
+    opening = {text.rfind("\n", 0, match.start()) for match in RST_LITERAL_START.finditer(text)}
+    opening.update(text.rfind("\n", 0, match.start()) for match in RST_CODE_START.finditer(text))
+    candidates.update(opening)
+    candidates = sorted(candidates)
+    size = len(text)
+    line = counted = 0
+    pos = 0  # the "\n" that starts the next line to read
+    skipping = False
+    index = 0
+    while pos < size:
+        if skipping:
+            match = RST_RESUME.search(text, pos)
+            regions.add(pos, None)
+            if match is None:
+                break
+            pos = match.start()
+            regions.add(pos, outline.current)
+            skipping = False
+        while index < len(candidates) and candidates[index] < pos:
+            index += 1
+        if index == len(candidates):
+            break
+        start = candidates[index]
+        second = _line_end(text, start)
+        if start in adorned and second < size:
+            third = _line_end(text, second)
+            if third in adorned and text[second + 1 : third].strip():
+                # Over- and underlined title.
+                line += text.count("\n", counted, second + 1)
+                counted = second + 1
+                level = levels.setdefault((text[start + 1], True), len(levels) + 1)
+                outline.add(level, text[second + 1 : third], line)
+                regions.add(start, None)
+                pos = _line_end(text, third)
+                regions.add(pos, outline.current)
+                continue
+        current = text[start + 1 : second]
+        stripped = current.strip()
+        if stripped and not current.startswith((" ", "\t")) and second in adorned:
+            third = _line_end(text, second)
+            if len(text[second + 1 : third].strip()) >= len(stripped):
+                # Underlined title.
+                line += text.count("\n", counted, start + 1)
+                counted = start + 1
+                level = levels.setdefault((text[second + 1], False), len(levels) + 1)
+                outline.add(level, current, line)
+                regions.add(start, None)
+                pos = third
+                regions.add(pos, outline.current)
+                continue
+        if start in opening and _opens_literal_block(current):
+            skipping = True
+        pos = second
+    return outline, regions
+
+
+def extract_rst(data: bytes) -> FileRecord:
+    text = _joined_lines(data)
+    outline, regions = _rst_outline(text)
+    starts, headings = regions.starts, regions.headings
+
+    def live(matches):
+        """(line, heading, match) for the matches outside titles and literal blocks, in order."""
+        line = counted = 0
+        for match in matches:
+            start = match.start()
+            heading = headings[bisect_right(starts, start) - 1]
+            if heading is not None:
+                line += text.count("\n", counted, start)
+                counted = start
+                yield line, heading, match
+
     links: list[DocLink] = []
     mentions: list[Mention] = []
-    skip_until_dedent = False
-    index = 0
-    while index < len(lines):
-        line = lines[index]
-        number = index + 1
-        if skip_until_dedent:
-            if line.strip() and not line.startswith((" ", "\t")):
-                skip_until_dedent = False
-            else:
-                index += 1
-                continue
-        nxt = lines[index + 1] if index + 1 < len(lines) else ""
-        # Over- and underlined title, or underlined title.
-        if (
-            RST_ADORN.match(line)
-            and index + 2 < len(lines)
-            and RST_ADORN.match(lines[index + 2])
-            and lines[index + 1].strip()
-        ):
-            key = (line.strip()[0], True)
-            level = levels.setdefault(key, len(levels) + 1)
-            outline.add(level, lines[index + 1], index + 2)
-            index += 3
-            continue
-        if (
-            line.strip()
-            and not line.startswith((" ", "\t"))
-            and RST_ADORN.match(nxt)
-            and len(nxt.strip()) >= len(line.strip())
-        ):
-            key = (nxt.strip()[0], False)
-            level = levels.setdefault(key, len(levels) + 1)
-            outline.add(level, line, number)
-            index += 2
-            continue
-        include = RST_INCLUDE.match(line)
-        if include and _link(include.group(1)):
-            links.append(DocLink(include.group(1), number, outline.current))
-        for target in RST_LINK.findall(line):
-            target = _link(target.strip())
+    sources = 0
+    if ".. " in text:
+        for line, heading, match in live(RST_INCLUDE.finditer(text)):
+            target = match.group(1)
+            before = text[text.rfind("\n", 0, match.start()) + 1 : match.start()]
+            if (not before or before.isspace()) and _link(target):
+                links.append(DocLink(target, line, heading))
+        sources += bool(links)
+    if ">`_" in text:
+        found = len(links)
+        for line, heading, match in live(RST_LINK.finditer(text)):
+            target = _link(match.group(1).strip())
             if target:
-                links.append(DocLink(target, number, outline.current))
-        for role, target in RST_ROLE.findall(line):
+                links.append(DocLink(target, line, heading))
+        sources += len(links) > found
+    if ":`" in text:
+        found = len(links)
+        for line, heading, match in live(RST_ROLE.finditer(text)):
+            role, target = match.groups()
             target = target.strip()
             if "<" in target and target.endswith(">"):
                 target = target[target.rindex("<") + 1 : -1]
             if role == "doc":
-                links.append(DocLink(target, number, outline.current))  # Sphinx adds the suffix
+                links.append(DocLink(target, line, heading))  # Sphinx adds the suffix
             elif role != "ref":
                 name = _mention(target)
                 if name:
-                    mentions.append(Mention(name, number, outline.current))
-        for literal in RST_LITERAL.findall(line):
-            name = _mention(literal)
+                    mentions.append(Mention(name, line, heading))
+        sources += len(links) > found
+    if sources > 1:  # on one line: includes, then explicit links, then :doc: roles (the sort is stable)
+        links.sort(key=_BY_LINE)
+    if "``" in text:
+        found = len(mentions)
+        for line, heading, match in live(RST_LITERAL.finditer(text)):
+            name = _mention(match.group(1))
             if name:
-                mentions.append(Mention(name, number, outline.current))
-        if (
-            (line.rstrip().endswith("::") and not line.strip().startswith(".. "))
-            or line.strip().startswith(".. code")
-            or line.strip().startswith(".. sourcecode")
-        ):
-            skip_until_dedent = True
-        index += 1
+                mentions.append(Mention(name, line, heading))
+        if found and len(mentions) > found:  # a line's role mentions come before its literals
+            mentions.sort(key=_BY_LINE)
     return FileRecord(lang="rst", headings=tuple(outline.headings), links=tuple(links), mentions=tuple(mentions))
