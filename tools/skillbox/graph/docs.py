@@ -8,7 +8,7 @@ do not masquerade as mentions.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from operator import attrgetter
 
 from skillbox.graph.records import DocLink, FileRecord, Heading, Mention
@@ -44,7 +44,8 @@ RST_CODE_START = re.compile(r"\.\. (?:code|sourcecode)")
 RST_RESUME = re.compile(rf"\n(?![ \t]){_SPACE}*+\S")  # a non-blank, non-indented line: a literal block ends
 RST_LINK = re.compile(r"`[^`<\n]*+<([^>`\n]++)>`__?")
 RST_ROLE = re.compile(r":(?:py:)?(func|class|meth|mod|attr|obj|exc|data|doc|ref)?:`~?([^`\n]++)`")
-RST_LITERAL = re.compile(r"``([^`\n]{2,100}+)``")
+# An inline literal; group 1 is set when it is a mention, as in CODE_SPAN.
+RST_LITERAL = re.compile(r"``(?=[^`\n]{2,100}+``)(?:\s*+([A-Za-z_][\w.:/-]*+(?:\(\))??)(?:\(\))?\s*+``|[^`\n]*+``)")
 RST_INCLUDE = re.compile(rf"\.\. (?:include|literalinclude|image|figure)::{_SPACE}*+(\S+)")  # first on its line
 MENTION_OK = re.compile(r"^[A-Za-z_][\w.:/-]*(?:\(\))?$")
 EXTERNAL = ("http://", "https://", "mailto:", "ftp://", "//", "data:")
@@ -246,50 +247,51 @@ def _rst_outline(text: str) -> tuple[_Outline, _Regions]:
     outline = _Outline()
     regions = _Regions()
     levels: dict[tuple[str, bool], int] = {}
+    find, rfind = text.find, text.rfind
     adorned = {match.start() for match in RST_ADORN.finditer(text)}
-    candidates = set(adorned)
-    candidates.update(text.rfind("\n", 0, start) for start in adorned if start)
-    opening = {text.rfind("\n", 0, match.start()) for match in RST_LITERAL_START.finditer(text)}
-    opening.update(text.rfind("\n", 0, match.start()) for match in RST_CODE_START.finditer(text))
-    candidates.update(opening)
-    candidates = sorted(candidates)
+    opening = {rfind("\n", 0, match.start()) for match in RST_LITERAL_START.finditer(text)}
+    if ".. " in text:
+        opening.update(rfind("\n", 0, match.start()) for match in RST_CODE_START.finditer(text))
+    candidates = sorted({*adorned, *(rfind("\n", 0, start) for start in adorned if start), *opening})
     size = len(text)
     line = counted = 0
     pos = 0  # the "\n" that starts the next line to read
     skipping = False
-    index = 0
     while pos < size:
         if skipping:
-            match = RST_RESUME.search(text, pos)
+            skipping = False
             regions.add(pos, None)
+            match = RST_RESUME.search(text, pos)
             if match is None:
                 break
             pos = match.start()
             regions.add(pos, outline.current)
-            skipping = False
-        while index < len(candidates) and candidates[index] < pos:
-            index += 1
+        index = bisect_left(candidates, pos)
         if index == len(candidates):
             break
         start = candidates[index]
-        second = _line_end(text, start)
-        if start in adorned and second < size:
-            third = _line_end(text, second)
-            if third in adorned and text[second + 1 : third].strip():
-                # Over- and underlined title.
-                line += text.count("\n", counted, second + 1)
-                counted = second + 1
-                level = levels.setdefault((text[start + 1], True), len(levels) + 1)
-                outline.add(level, text[second + 1 : third], line)
-                regions.add(start, None)
-                pos = _line_end(text, third)
-                regions.add(pos, outline.current)
-                continue
-        current = text[start + 1 : second]
-        stripped = current.strip()
-        if stripped and not current.startswith((" ", "\t")) and second in adorned:
-            third = _line_end(text, second)
-            if len(text[second + 1 : third].strip()) >= len(stripped):
+        second = find("\n", start + 1)
+        if second < 0:
+            second = size
+        third = find("\n", second + 1)
+        if third < 0:
+            third = size
+        if start in adorned and third in adorned and text[second + 1 : third].strip():
+            # Over- and underlined title.
+            line += text.count("\n", counted, second + 1)
+            counted = second + 1
+            level = levels.setdefault((text[start + 1], True), len(levels) + 1)
+            outline.add(level, text[second + 1 : third], line)
+            regions.add(start, None)
+            pos = find("\n", third + 1)
+            if pos < 0:
+                pos = size
+            regions.add(pos, outline.current)
+            continue
+        if second in adorned:
+            current = text[start + 1 : second]
+            stripped = current.strip()
+            if stripped and current[:1] not in " \t" and len(text[second + 1 : third].strip()) >= len(stripped):
                 # Underlined title.
                 line += text.count("\n", counted, start + 1)
                 counted = start + 1
@@ -299,7 +301,7 @@ def _rst_outline(text: str) -> tuple[_Outline, _Regions]:
                 pos = third
                 regions.add(pos, outline.current)
                 continue
-        if start in opening and _opens_literal_block(current):
+        if start in opening and _opens_literal_block(text[start + 1 : second]):
             skipping = True
         pos = second
     return outline, regions
@@ -309,56 +311,72 @@ def extract_rst(data: bytes) -> FileRecord:
     text = _joined_lines(data)
     outline, regions = _rst_outline(text)
     starts, headings = regions.starts, regions.headings
-
-    def live(matches):
-        """(line, heading, match) for the matches outside titles and literal blocks, in order."""
+    links: list[DocLink] = []
+    mentions: list[Mention] = []
+    sources = 0
+    if ".. " in text:
+        for match in RST_INCLUDE.finditer(text):
+            target = match.group(1)
+            start = match.start()
+            before = text[text.rfind("\n", 0, start) + 1 : start]
+            if (before and not before.isspace()) or not _link(target):
+                continue
+            heading = headings[bisect_right(starts, start) - 1]
+            if heading is not None:
+                links.append(DocLink(target, text.count("\n", 0, start), heading))
+        sources += bool(links)
+    if ">`_" in text:
+        found = len(links)
         line = counted = 0
-        for match in matches:
+        for match in RST_LINK.finditer(text):
+            target = match.group(1).strip()
+            if target.startswith(_NOT_LOCAL):
+                continue
             start = match.start()
             heading = headings[bisect_right(starts, start) - 1]
             if heading is not None:
                 line += text.count("\n", counted, start)
                 counted = start
-                yield line, heading, match
-
-    links: list[DocLink] = []
-    mentions: list[Mention] = []
-    sources = 0
-    if ".. " in text:
-        for line, heading, match in live(RST_INCLUDE.finditer(text)):
-            target = match.group(1)
-            before = text[text.rfind("\n", 0, match.start()) + 1 : match.start()]
-            if (not before or before.isspace()) and _link(target):
-                links.append(DocLink(target, line, heading))
-        sources += bool(links)
-    if ">`_" in text:
-        found = len(links)
-        for line, heading, match in live(RST_LINK.finditer(text)):
-            target = _link(match.group(1).strip())
-            if target:
                 links.append(DocLink(target, line, heading))
         sources += len(links) > found
     if ":`" in text:
         found = len(links)
-        for line, heading, match in live(RST_ROLE.finditer(text)):
+        line = counted = 0
+        for match in RST_ROLE.finditer(text):
             role, target = match.groups()
+            if role == "ref":
+                continue
+            start = match.start()
+            heading = headings[bisect_right(starts, start) - 1]
+            if heading is None:
+                continue
             target = target.strip()
             if "<" in target and target.endswith(">"):
                 target = target[target.rindex("<") + 1 : -1]
+            name = target if role == "doc" else _mention(target)
+            if name is None:
+                continue
+            line += text.count("\n", counted, start)
+            counted = start
             if role == "doc":
                 links.append(DocLink(target, line, heading))  # Sphinx adds the suffix
-            elif role != "ref":
-                name = _mention(target)
-                if name:
-                    mentions.append(Mention(name, line, heading))
+            else:
+                mentions.append(Mention(name, line, heading))
         sources += len(links) > found
     if sources > 1:  # on one line: includes, then explicit links, then :doc: roles (the sort is stable)
         links.sort(key=_BY_LINE)
     if "``" in text:
         found = len(mentions)
-        for line, heading, match in live(RST_LITERAL.finditer(text)):
-            name = _mention(match.group(1))
-            if name:
+        line = counted = 0
+        for match in RST_LITERAL.finditer(text):
+            name = match.group(1)
+            if name is None or len(name) < 3:
+                continue
+            start = match.start()
+            heading = headings[bisect_right(starts, start) - 1]
+            if heading is not None:
+                line += text.count("\n", counted, start)
+                counted = start
                 mentions.append(Mention(name, line, heading))
         if found and len(mentions) > found:  # a line's role mentions come before its literals
             mentions.sort(key=_BY_LINE)
