@@ -3,6 +3,10 @@
 Docs are prose, so there is no grammar to lean on; line patterns cover what matters for the graph (the heading
 outline, relative links, inline code that names a symbol) and fenced/literal blocks are skipped so code samples
 do not masquerade as mentions.
+
+For speed each pattern runs once over the whole text rather than line by line: the few lines that shape the
+outline are found first, and then each link or mention is kept or dropped by the region of text it falls in.
+The records are the same as a line-by-line reading with `str.splitlines` would give.
 """
 
 from __future__ import annotations
@@ -24,7 +28,6 @@ MD_STRUCTURE = re.compile(
     rf"\n(?: {{0,3}}+(?:(`{{3,}}+|~{{3,}}+)|(#{{1,6}}+){_SPACE}++(.*))|{_SPACE}*+(={{2,}}+|-{{2,}}+){_SPACE}*+$)",
     re.MULTILINE,
 )
-# Starting at the "[" rather than an optional "!" before it cannot change which targets are found.
 _TARGET = rf"[^)>\n{_SPACE[1:-1]}]"  # a character of a link target
 # Starting at the "[" rather than an optional "!" before it cannot change which targets are found; the target is
 # the longest run of _TARGET characters, read as a byte-table run of printable ASCII first.
@@ -69,12 +72,6 @@ def _mention(text: str) -> str | None:
     if len(text) < 3 or not MENTION_OK.match(text):
         return None
     return text
-
-
-def _link(target: str) -> str | None:
-    if target.startswith(EXTERNAL) or target.startswith("#"):
-        return None
-    return target
 
 
 class _Outline:
@@ -228,12 +225,6 @@ def extract_markdown(data: bytes) -> FileRecord:
     return FileRecord(lang="markdown", headings=tuple(outline.headings), links=tuple(links), mentions=tuple(mentions))
 
 
-def _line_end(text: str, start: int) -> int:
-    """Where the line that starts at the "\n" at `start` ends: the next "\n", or the end of the text."""
-    end = text.find("\n", start + 1)
-    return len(text) if end < 0 else end
-
-
 def _opens_literal_block(line: str) -> bool:
     stripped = line.strip()
     return (line.rstrip().endswith("::") and not stripped.startswith(".. ")) or stripped.startswith(
@@ -319,7 +310,7 @@ def extract_rst(data: bytes) -> FileRecord:
             target = match.group(1)
             start = match.start()
             before = text[text.rfind("\n", 0, start) + 1 : start]
-            if (before and not before.isspace()) or not _link(target):
+            if (before and not before.isspace()) or target.startswith(_NOT_LOCAL):
                 continue
             heading = headings[bisect_right(starts, start) - 1]
             if heading is not None:
