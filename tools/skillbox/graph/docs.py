@@ -306,6 +306,7 @@ def extract_rst(data: bytes) -> FileRecord:
     mentions: list[Mention] = []
     sources = 0
     if ".. " in text:
+        line = counted = 0
         for match in RST_INCLUDE.finditer(text):
             target = match.group(1)
             start = match.start()
@@ -314,7 +315,9 @@ def extract_rst(data: bytes) -> FileRecord:
                 continue
             heading = headings[bisect_right(starts, start) - 1]
             if heading is not None:
-                links.append(DocLink(target, text.count("\n", 0, start), heading))
+                line += text.count("\n", counted, start)
+                counted = start
+                links.append(DocLink(target, line, heading))
         sources += bool(links)
     if ">`_" in text:
         found = len(links)
