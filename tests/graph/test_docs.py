@@ -116,6 +116,19 @@ def test_markdown_fences_close_only_on_their_own_kind():
     assert [m.text for m in rec.mentions] == ["out.side"]
 
 
+def test_markdown_front_matter_is_metadata_and_a_fence_with_an_info_string_does_not_close():
+    """VitePress/Jekyll front matter is no outline (its last key above the closing `---` used to become a
+    heading), and "```python" inside an open fence is code, not the end of it (CommonMark)."""
+    text = "---\ntitle: Vite\nsee: `fm.name`\nlayout: home\n---\n\n# Start\n\n```js\nx()\n```python\n"
+    text += "# not a heading\n`code.name`\n```  \n`after.fence`\n"
+    rec = extract_markdown(text.encode())
+    assert _outline(rec) == [(1, "Start", 7, -1)]
+    assert [(m.text, m.line) for m in rec.mentions] == [("after.fence", 15)]
+    # Front matter starts on the first line and needs its closing line; elsewhere "---" keeps its meanings.
+    assert _outline(extract_markdown(b"Intro\n\n---\nTitle\n---\n")) == [(2, "Title", 4, -1)]
+    assert _outline(extract_markdown(b"---\n# Not front matter\n")) == [(1, "Not front matter", 2, -1)]
+
+
 def test_markdown_heading_closing_hashes_and_setext_rules():
     text = "# Title ##\n#\tTabbed #x\n## \n\n    Indented\n---\nPlain\n===\n---\n==="
     rec = extract_markdown(text.encode())

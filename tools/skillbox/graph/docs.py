@@ -137,17 +137,40 @@ class _Regions:
         self.headings.append(heading)
 
 
+FRONT_MATTER = re.compile(rf"\n---{_SPACE}*+\n(?:.*\n)*?(?:---|\.\.\.){_SPACE}*+(?=\n|$)")
+
+
+def _front_matter_end(text: str) -> int:
+    """Where a YAML front matter block (`---` on the first line, up to the next `---` or `...` line) ends, or 0.
+    Its keys are metadata, not an outline: `layout: home` above the closing `---` is no setext heading."""
+    if not text.startswith("\n---"):
+        return 0
+    match = FRONT_MATTER.match(text)
+    return match.end() if match else 0
+
+
 def _markdown_outline(text: str) -> tuple[_Outline, _Regions]:
     outline = _Outline()
     regions = _Regions()
     fence = None
     dead_end = -1  # where the last heading, underline or fence line ended: the next line has no setext title
     line = counted = 0
-    for match in MD_STRUCTURE.finditer(text):
+    skip_to = _front_matter_end(text)
+    if skip_to:
+        regions.add(0, None)
+        regions.add(skip_to, -1)
+        dead_end = skip_to
+    for match in MD_STRUCTURE.finditer(text, skip_to):
         start = match.start()
         marker, hashes, rest, rule = match.groups()
         if fence:
-            if marker and marker[0] == fence[0] and len(marker) >= len(fence):
+            # A closing fence is the opening one's character, at least as long, and nothing else on its line.
+            if (
+                marker
+                and marker[0] == fence[0]
+                and len(marker) >= len(fence)
+                and not text[match.end() : _line_end(text, match.end())].strip()
+            ):
                 fence = None
                 dead_end = text.find("\n", match.end())
                 if dead_end < 0:
@@ -175,6 +198,11 @@ def _markdown_outline(text: str) -> tuple[_Outline, _Regions]:
         regions.add(start, None)
         regions.add(dead_end, outline.current)
     return outline, regions
+
+
+def _line_end(text: str, pos: int) -> int:
+    end = text.find("\n", pos)
+    return len(text) if end < 0 else end
 
 
 def extract_markdown(data: bytes) -> FileRecord:
