@@ -53,7 +53,7 @@ def measure(graph_path: Path, runs: int, edits: int) -> dict:
 
     from skillbox.graph import cluster
 
-    row["import_s"], _ = cpu(lambda: (cluster._import_igraph(), __import__("leidenalg")))
+    row["import_s"], _ = cpu(cluster.import_clustering)
     out = Path(tempfile.mkdtemp()) / "communities.json"
     row["first_call_s"], partition = cpu(lambda: cluster.write_communities(cluster.detect_communities(graph), out))
     gc.collect()

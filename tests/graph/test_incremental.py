@@ -59,6 +59,36 @@ def test_two_cold_builds_are_byte_identical_in_process_and_pooled(flask_tree, tm
     assert len(extract) > 1 and extract[-1][0] == extract[-1][1] > 100
 
 
+def test_resolving_in_two_processes_gives_the_same_graph(flask_tree, tmp_path, monkeypatch):
+    """Files are resolved half here, half in a forked child when there are many references; the graph is the
+    same bytes as one resolved in a single process, also when the child dies (its share is done here)."""
+    import skillbox.graph.resolve_blocks as resolve_blocks
+
+    monkeypatch.setenv("SKILLBOX_NO_FORK", "1")
+    build_graph(flask_tree, tmp_path / "one", jobs=1)
+    expected = (tmp_path / "one" / "graph.json").read_bytes()
+    monkeypatch.delenv("SKILLBOX_NO_FORK")
+    monkeypatch.setattr(resolve_blocks, "SPLIT_MIN_REFS", 0)
+    forked = []
+    real_fork = resolve_blocks.fork
+    monkeypatch.setattr(resolve_blocks, "fork", lambda task: forked.append(real_fork(task)) or forked[-1])
+    build_graph(flask_tree, tmp_path / "two", jobs=1)
+    assert forked and forked[-1] is not None
+    assert (tmp_path / "two" / "graph.json").read_bytes() == expected
+
+    parent = os.getpid()
+    real_block = resolve_blocks._block
+
+    def dies_in_the_child(resolver, rel):
+        if os.getpid() != parent:
+            raise MemoryError("the child ran out of memory")
+        return real_block(resolver, rel)
+
+    monkeypatch.setattr(resolve_blocks, "_block", dies_in_the_child)
+    build_graph(flask_tree, tmp_path / "three", jobs=1)
+    assert (tmp_path / "three" / "graph.json").read_bytes() == expected
+
+
 def test_incremental_after_edits_equals_cold(tmp_path, project):
     root = project(FILES)
     age(root)
@@ -185,4 +215,33 @@ def test_body_edit_resolves_only_that_file_and_still_equals_cold(flask_tree, tmp
     result = build_graph(root)
     assert result.summary["cache"]["misses"] == 1
     assert result.summary["resolved_again"] == 1
+    assert (root / "skillbox-out" / "graph.json").read_bytes() == cold_bytes(root, tmp_path)
+
+
+def test_a_grammar_upgrade_invalidates_that_language_only(tmp_path, project, monkeypatch):
+    """The record cache is keyed by the installed grammar release (read from its dist-info folder, without
+    importlib.metadata): a new tree-sitter-python re-extracts the Python files and nothing else."""
+    from importlib import metadata
+
+    import skillbox.graph.cache as cache_mod
+
+    expected = f"tree_sitter_python-{metadata.version('tree-sitter-python')}"
+    assert cache_mod.grammar_build("tree_sitter_python") == expected
+    assert cache_mod.grammar_build("no_such_grammar_module") == "no_such_grammar_module"
+
+    root = project(FILES)
+    age(root)
+    build_graph(root)
+    real = cache_mod.grammar_build
+    monkeypatch.setattr(
+        cache_mod, "grammar_build", lambda module: real(module) + ("+upgrade" if module == "tree_sitter_python" else "")
+    )
+    cache_mod.language_epoch.cache_clear()
+    try:
+        again = build_graph(root)
+    finally:
+        cache_mod.language_epoch.cache_clear()
+    python_files = sum(1 for rel in FILES if rel.endswith(".py"))
+    assert not again.up_to_date
+    assert again.summary["cache"] == {"hits": len(FILES) - python_files, "misses": python_files, "corrupt": 0}
     assert (root / "skillbox-out" / "graph.json").read_bytes() == cold_bytes(root, tmp_path)

@@ -7,6 +7,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from skillbox.cli.root import cli
@@ -158,6 +159,45 @@ def test_index_written_by_a_forked_child_equals_the_one_written_in_process(flask
         cli, ["graph", "explain", "src/flask/helpers.py::url_for", "--json", "--graph", str(graph_path)]
     )
     assert answer.exit_code == 0, answer.output
+
+
+def test_cold_build_whose_index_writer_starts_before_graph_json_writes_the_same_index(
+    flask_tree, tmp_path, monkeypatch
+):
+    """A cold build forks the index writer before graph.json and communities.json exist; it waits for them and
+    fills in the communities last. Its index must equal one written in process, communities included."""
+    import skillbox.graph.outputs as outputs
+
+    monkeypatch.setenv("SKILLBOX_NO_FORK", "1")
+    in_process = _index_dump(build_graph(flask_tree, tmp_path / "a").graph_path)
+    monkeypatch.delenv("SKILLBOX_NO_FORK")
+    monkeypatch.setattr(outputs, "FORK_MIN_NODES", 0)
+    forked = build_graph(flask_tree, tmp_path / "b")
+    assert _index_dump(forked.graph_path) == in_process
+    assert any('INSERT INTO "nodes"' in line and not line.endswith(",NULL);") for line in in_process)
+
+
+def test_a_build_that_fails_writing_graph_json_stops_its_early_index_writer(flask_tree, tmp_path, monkeypatch):
+    """The early index writer never outlives a failed build, and writes nothing for a graph.json that isn't."""
+    import os
+
+    import skillbox.graph.graphio as graphio
+    import skillbox.graph.outputs as outputs
+    from skillbox.graph.index import index_path_for
+
+    def disk_full(*_args, **_kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(outputs, "FORK_MIN_NODES", 0)
+    monkeypatch.setattr(graphio, "write_chunks", disk_full)
+    out = tmp_path / "out"
+    with pytest.raises(OSError, match="No space left"):
+        build_graph(flask_tree, out)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)  # the child was reaped: no process left behind
+    assert not (out / "graph.json").exists()
+    assert not index_path_for(out / "graph.json").exists()
+    assert not [p.name for p in (out / "cache").glob(".query-index-*")]
 
 
 def test_build_updates_the_index_in_place_and_it_answers_like_a_fresh_one(flask_tree, tmp_path, monkeypatch):

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from skillbox.errors import NotFoundError
-from skillbox.graph.cache import RACY_NS, RecordCache, unseal
+from skillbox.graph.cache import RACY_NS, RecordCache, language_epoch, unseal
 from skillbox.graph.records import from_plain
 from skillbox.graph.walk import DEFAULT_MAX_BYTES, walk_tree
 
@@ -147,6 +147,7 @@ def _build_graph(root, out_dir, force, *, max_bytes, jobs, progress) -> BuildRes
     for rel, lang, size, mtime_ns in walked.files:
         entry = previous.get(rel)
         trusted = entry and entry[0] == size and entry[1] == mtime_ns and entry[3] == lang
+        trusted = trusted and entry[2].endswith(language_epoch(lang))
         if trusted and mtime_ns < written_ns - RACY_NS and take(rel, entry[2], pack.get(entry[2])):
             counts["hits"] += 1
             continue
@@ -208,7 +209,8 @@ def _build_graph(root, out_dir, force, *, max_bytes, jobs, progress) -> BuildRes
     mark = time.perf_counter()
     report("resolve", 0, 1)
     from skillbox.graph.graphio import SCHEMA, file_block, parse_block, write_chunks
-    from skillbox.graph.resolve import resolve
+    from skillbox.graph.resolve import Resolver
+    from skillbox.graph.resolve_blocks import resolved_blocks
 
     # Blocks of graph.json from the previous build stay valid while no file's interface changed: then only the
     # changed files' references are resolved again, and unchanged blocks are copied out of the previous file.
@@ -230,15 +232,17 @@ def _build_graph(root, out_dir, force, *, max_bytes, jobs, progress) -> BuildRes
     else:
         reuse = frozenset()
     old_graph = graph_path.read_bytes() if old_blocks else b""
-    resolver = resolve(records, reuse)
+    resolver = Resolver(records, reuse)
+    resolver.build_tables()
+    made = resolved_blocks(resolver, [rel for rel in sorted(records) if rel not in reuse])
     blocks, fresh = {}, {}
     for rel in sorted(records):
         if rel in reuse:
             key, (n_off, n_len), (l_off, l_len), block_counts, unresolved = old_blocks[rel]
             nodes_b, links_b = old_graph[n_off : n_off + n_len], old_graph[l_off : l_off + l_len]
         else:
-            nodes_b, links_b, block_counts, *fresh[rel] = file_block(resolver.file_nodes[rel], resolver.file_edges[rel])
-            unresolved = resolver.file_unresolved.get(rel, 0)
+            nodes_b, links_b, block_counts, nodes, edges, unresolved = made.pop(rel)
+            fresh[rel] = (nodes, edges)
         blocks[rel] = (nodes_b, links_b, block_counts, unresolved)
     externals = [resolver.externals[k] for k in sorted(resolver.externals)]
     ext_nodes, _ext_links, ext_counts, *fresh[EXTERNALS] = file_block(externals, [])
@@ -258,35 +262,40 @@ def _build_graph(root, out_dir, force, *, max_bytes, jobs, progress) -> BuildRes
             {**_block_entries(order, keys, spans, blocks), EXTERNALS: (None, *old_blocks[EXTERNALS][1:3])},
         )
     else:
+        # What people and agents read: communities.json, GRAPH_REPORT.md, graph.html and the query index, made
+        # from the graph in memory (the nodes and links just serialised; reused blocks parsed back). The graph is
+        # assembled before graph.json is written so a cold build's index writer can start right away.
         mark = time.perf_counter()
         report("write", 0, 1)
+        from skillbox.graph.graphfile import from_blocks
         from skillbox.graph.index import describes
+        from skillbox.graph.outputs import writer_for_build
 
         # The query index is updated in place only if it describes the graph.json about to be replaced.
         index_changes = changed if changed is not None and describes(graph_path) else None
-        node_spans, link_spans = write_chunks(
-            graph_path, [blocks[rel][0] for rel in order] + [ext_nodes], [blocks[rel][1] for rel in order]
-        )
-        spans = {rel: (node_spans[i], link_spans[i]) for i, rel in enumerate(order)}
-        cache.save_blocks(
-            digest, {**_block_entries(order, keys, spans, blocks), EXTERNALS: (None, node_spans[-1], (0, 0))}
-        )
-        seconds["write"] = time.perf_counter() - mark
-
-        # What people and agents read: communities.json, GRAPH_REPORT.md, graph.html and the query index, made
-        # from the graph in memory (the nodes and links just serialised; reused blocks parsed back).
-        mark = time.perf_counter()
-        report("report", 0, 1)
-        from skillbox.graph.graphfile import from_blocks
-        from skillbox.graph.outputs import write_for_build
-
         parts = (
             fresh[rel] if rel in fresh else parse_block(blocks[rel][0], blocks[rel][1]) for rel in [*order, EXTERNALS]
         )
         graph = from_blocks(parts, {"schema": SCHEMA}, graph_path)
         del fresh
         seconds["load"] = time.perf_counter() - mark
-        seconds.update(write_for_build(graph, graph_path, root, changed=index_changes).seconds)
+        use = writer_for_build(graph, graph_path, root, changed=index_changes)
+        use.start_early()
+        try:
+            mark = time.perf_counter()
+            node_spans, link_spans = write_chunks(
+                graph_path, [blocks[rel][0] for rel in order] + [ext_nodes], [blocks[rel][1] for rel in order]
+            )
+            spans = {rel: (node_spans[i], link_spans[i]) for i, rel in enumerate(order)}
+            cache.save_blocks(
+                digest, {**_block_entries(order, keys, spans, blocks), EXTERNALS: (None, node_spans[-1], (0, 0))}
+            )
+            seconds["write"] = time.perf_counter() - mark
+        except BaseException:
+            use.abandon()
+            raise
+        report("report", 0, 1)
+        seconds.update(use.finish().seconds)
 
     stats = dict(resolver.stats)
     stats["unresolved_refs"] = sum(block[3] for block in blocks.values())
@@ -353,6 +362,8 @@ def _unchanged(files, previous: dict, index: dict, graph_path: Path) -> bool:
         entry = previous.get(rel)
         if entry is None or entry[0] != size or entry[1] != mtime_ns or entry[3] != lang:
             return False
+        if not entry[2].endswith(language_epoch(lang)):
+            return False  # its language's grammar or query changed: same bytes, maybe another record
         if mtime_ns >= written_ns - RACY_NS:
             return False  # modified too close to the last build to trust its mtime
     return _graph_intact(index, graph_path)
@@ -378,10 +389,7 @@ def _extract(root: Path, known: frozenset[str], todo, jobs: int | None, report: 
         out = extract_batch(str(root), known, todo)
         report("extract", total, total)
         return out
-    # Big files first so no worker is left with the longest one at the end.
-    sizes = {rel: _size(root / rel) for rel, _lang in todo}
-    ordered = sorted(todo, key=lambda item: -sizes[item[0]])
-    batches = [ordered[i : i + BATCH_FILES] for i in range(0, total, BATCH_FILES)]
+    batches = _batches(root, todo)
     out = []
     # Imported here: the no-change path must not pay ~0.1 s for the process-pool machinery.
     import multiprocessing
@@ -390,10 +398,35 @@ def _extract(root: Path, known: frozenset[str], todo, jobs: int | None, report: 
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     with ProcessPoolExecutor(max_workers=min(workers, len(batches)), mp_context=context) as pool:
         futures = [pool.submit(extract_batch, str(root), known, batch) for batch in batches]
+        _import_what_comes_next()
         for future in futures:
             out.extend(future.result())
             report("extract", len(out), total)
     return out
+
+
+def _batches(root: Path, todo: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
+    """The pool's work, biggest batches first so no worker is left with a long one at the end.
+
+    A batch holds one language: every worker compiles the query of each language it meets (TSX alone costs
+    ~65 ms), so a language with a handful of files is better met by one worker only."""
+    sizes = {rel: _size(root / rel) for rel, _lang in todo}
+    by_lang: dict[str, list[tuple[str, str]]] = {}
+    for item in sorted(todo, key=lambda item: (-sizes[item[0]], item[0])):
+        by_lang.setdefault(item[1], []).append(item)
+    batches = [files[i : i + BATCH_FILES] for files in by_lang.values() for i in range(0, len(files), BATCH_FILES)]
+    batches.sort(key=lambda batch: -sum(sizes[rel] for rel, _lang in batch))
+    return batches
+
+
+def _import_what_comes_next() -> None:
+    """This process would only wait while the workers extract: import what resolution and the use side need
+    next (~0.2 s, mostly igraph and leidenalg), so the build's serial part after extraction doesn't pay it."""
+    import skillbox.graph.outputs
+    import skillbox.graph.resolve_blocks  # noqa: F401
+    from skillbox.graph.cluster import import_clustering
+
+    import_clustering()
 
 
 def _size(path: Path) -> int:

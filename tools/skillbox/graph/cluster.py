@@ -149,12 +149,16 @@ def _without(*modules: str):
                 del sys.modules[name]
 
 
-def _import_igraph():
+def import_clustering():
+    """igraph and leidenalg (~0.13 s to import: a build imports them early, while its workers extract)."""
     if "igraph" in sys.modules:
-        return sys.modules["igraph"]
-    with _without("matplotlib", "numpy"):
-        import igraph
-    return igraph
+        igraph = sys.modules["igraph"]
+    else:
+        with _without("matplotlib", "numpy"):
+            import igraph
+    import leidenalg
+
+    return igraph, leidenalg
 
 
 class _Units:
@@ -294,8 +298,7 @@ def _cluster_files(units: _Units, totals: _EdgeTotals, previous: dict[str, int])
             edges.append((vertex_of[u], vertex_of[u]))
             weights.append(totals.inner[u])
 
-    igraph = _import_igraph()
-    import leidenalg
+    igraph, leidenalg = import_clustering()
 
     with _without("numpy"):
         g = igraph.Graph(n=len(clustered), edges=edges)

@@ -17,6 +17,7 @@ import os
 import re
 import sqlite3
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -204,11 +205,22 @@ def _edges_follow_sources(graph: CodeGraph, edges) -> bool:
     return all(e.file == nodes[e.source].get("file") for e in edges)
 
 
-def write_index(graph: CodeGraph, graph_path: Path, target: Path | None = None) -> Path:
+def write_index(
+    graph: CodeGraph,
+    graph_path: Path,
+    target: Path | None = None,
+    *,
+    communities_ready: Callable[[], bool] | None = None,
+) -> Path:
     """(Re)build the index for `graph` (already loaded from `graph_path`); returns the index path.
 
     SQLite inserts the edges on a second thread (it lets go of the GIL while it works) while this one prepares
-    the node rows and their search words; then the nodes go in."""
+    the node rows and their search words; then the nodes go in.
+
+    `communities_ready`: for a writer started before graph.json and communities.json are on disk (the build
+    forks it as soon as the graph is in memory). It is called once everything that does not depend on those
+    files is done, blocks until they are written, and returns False if they never will be (nothing is written).
+    """
     target = target or index_path_for(graph_path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=".query-index-", suffix=".tmp", dir=target.parent)
@@ -247,11 +259,16 @@ def write_index(graph: CodeGraph, graph_path: Path, target: Path | None = None) 
         with concurrent.futures.ThreadPoolExecutor(1) as pool:
             edges_done = pool.submit(insert_edges)
             degrees = _degrees(graph)
-            communities = _read_communities(graph_path) or []
-            rows, text_rows = _node_rows(graph, degrees, _membership(communities))
+            rows, text_rows = _node_rows(graph, degrees)
             edges_done.result()
-        db.executemany("INSERT INTO nodes VALUES (?,?,?,?,?,?,?,?,?,?)", rows)
         db.executemany("INSERT INTO node_text(rowid, name, path, doc) VALUES (?,?,?,?)", text_rows)
+        if communities_ready is not None and not communities_ready():
+            raise IndexAbandoned("graph.json or communities.json was not written")
+        communities = _read_communities(graph_path) or []
+        if communities:
+            member_of = _membership(communities)
+            rows = [(*row[:-1], member_of.get(row[1])) for row in rows]
+        db.executemany("INSERT INTO nodes VALUES (?,?,?,?,?,?,?,?,?,?)", rows)
         db.executescript(INDEXES)
         _store_communities(db, communities)
         meta = {
@@ -274,8 +291,9 @@ def write_index(graph: CodeGraph, graph_path: Path, target: Path | None = None) 
     return target
 
 
-def _node_rows(graph: CodeGraph, degrees: dict[str, int], member_of: dict[str, int]) -> tuple[list, list]:
-    """`_node_row` for every node, in graph order (rid 1, 2, ...), with the per-node work kept inline."""
+def _node_rows(graph: CodeGraph, degrees: dict[str, int]) -> tuple[list, list]:
+    """`_node_row` for every node, in graph order (rid 1, 2, ...), with the per-node work kept inline; the
+    community column is left empty (communities.json may not exist yet)."""
     rows = []
     text_rows = []
     core = _CORE_FIELDS
@@ -299,7 +317,7 @@ def _node_rows(graph: CodeGraph, degrees: dict[str, int], member_of: dict[str, i
                 line if isinstance(line, int) else None,
                 degrees[node_id],
                 dumps(extra).decode() if extra else None,
-                member_of.get(node_id),
+                None,
             )
         )
         if "qualname" in extra or "docstring" in extra or "notes" in extra or "doc" in extra:
@@ -377,6 +395,10 @@ def _update_communities(db: sqlite3.Connection, graph_path: Path, added: tuple[s
     db.executemany(
         "UPDATE nodes SET community=? WHERE id=?", ((member_of[m], m) for m in sorted(joined) if m in member_of)
     )
+
+
+class IndexAbandoned(Exception):
+    """A writer started ahead of graph.json and communities.json learnt they will not be written."""
 
 
 class StaleIndexError(Exception):

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from skillbox.graph.cluster import detect_communities, read_previous, write_communities
+from skillbox.graph.forks import fork, joined
 from skillbox.graph.graphfile import CodeGraph
 from skillbox.graph.index import index_path_for, update_index, write_index
 from skillbox.graph.report import render_report
@@ -48,80 +49,115 @@ def write_use_outputs(
     """Cluster (seeded from the previous partition unless `fresh`), then write the report, viewer and index.
 
     `changed`: the files whose nodes and edges differ from the graph the current query index describes (""
-    stands for the external nodes); the index is then updated in place instead of rewritten. None: rewrite it.
+    stands for the external nodes); the index is then updated in place instead of rewritten. None: rewrite it."""
+    writer = UseOutputsWriter(graph, graph_path, title=title, html=html, fresh=fresh, changed=changed)
+    writer.start_early()
+    return writer.finish()
 
-    On a big graph the two cores share the work: a forked child (which sees the same graph without copying it)
-    writes the larger of the index (when rewritten) or the viewer, while this process writes the rest."""
-    out_dir = graph_path.parent
-    seconds: dict[str, float] = {}
-    title = title or f"{(graph.meta.get('name') or out_dir.resolve().parent.name)} code graph"
 
-    started = time.perf_counter()
-    previous = {} if fresh else read_previous(out_dir / COMMUNITIES_NAME)
-    partition = detect_communities(graph, previous)
-    communities = write_communities(partition, out_dir / COMMUNITIES_NAME)
-    seconds["communities"] = time.perf_counter() - started
+class UseOutputsWriter:
+    """Writes the use outputs of one graph, sharing the work between the two cores on a big graph.
 
-    def write_index_now() -> Path:
-        return write_index(graph, graph_path) if changed is None else update_index(graph, graph_path, changed)
+    A forked child (which sees the same graph without copying it) writes the larger of the index (when rewritten)
+    or the viewer, while this process writes the rest. The full index does not depend on the partition until its
+    very last step, so `start_early` can fork its writer before graph.json is even written: the child prepares
+    and inserts everything else, then waits on a pipe until `finish` has written graph.json's communities."""
 
-    tasks = {"index": write_index_now}
-    if html:
-        tasks["html"] = lambda: write_html(graph, partition, out_dir / HTML_NAME, title)
-    # A forked child takes the bigger job left: the full index, or the viewer when the index is only updated.
-    in_child = ("index" if changed is None else "html") if len(graph.nodes) >= FORK_MIN_NODES else None
-    child = _fork(tasks[in_child]) if in_child in tasks else None
+    def __init__(self, graph: CodeGraph, graph_path: Path, *, title=None, html=True, fresh=False, changed=None):
+        self.graph = graph
+        self.graph_path = graph_path
+        self.out_dir = graph_path.parent
+        self.title = title or f"{(graph.meta.get('name') or self.out_dir.resolve().parent.name)} code graph"
+        self.html = html
+        self.fresh = fresh
+        self.changed = changed
+        self.child: int | None = None
+        self.in_child: str | None = None
+        self._signal: int | None = None  # write end of the pipe the early index writer waits on
 
-    started = time.perf_counter()
-    report = _write_text(out_dir / REPORT_NAME, render_report(graph, partition, title))
-    seconds["report"] = time.perf_counter() - started
+    def start_early(self) -> None:
+        """Fork the full-index writer now, if this graph gets one (a big graph, index rewritten)."""
+        if self.changed is not None or len(self.graph.nodes) < FORK_MIN_NODES or self.child is not None:
+            return
+        read_end, write_end = os.pipe()
 
-    for name, task in tasks.items():
-        if child is None or name != in_child:
-            started = time.perf_counter()
-            task()
-            seconds[name] = time.perf_counter() - started
-    if child is not None:
-        # Only the time spent waiting for the child counts: the rest overlapped with this process's work.
+        def ready() -> bool:
+            return os.read(read_end, 1) == b"1"
+
+        def task() -> None:
+            os.close(write_end)  # else the pipe never reports the parent's end closing
+            write_index(self.graph, self.graph_path, communities_ready=ready)
+
+        pid = fork(task)
+        os.close(read_end)
+        if pid is None:
+            os.close(write_end)
+            return
+        self.child, self.in_child, self._signal = pid, "index", write_end
+
+    def abandon(self) -> None:
+        """Stop an early child before graph.json or communities.json exist: it sees the pipe close and exits
+        without writing anything; then reap it."""
+        if self._signal is not None:
+            os.close(self._signal)
+            self._signal = None
+        if self.child is not None:
+            joined(self.child)
+            self.child = None
+
+    def finish(self) -> UseOutputs:
+        try:
+            return self._finish()
+        finally:
+            self.abandon()
+
+    def _finish(self) -> UseOutputs:
+        graph, graph_path, out_dir, changed = self.graph, self.graph_path, self.out_dir, self.changed
+        seconds: dict[str, float] = {}
         started = time.perf_counter()
-        if not _joined(child):
-            tasks[in_child]()
-        seconds[in_child] = time.perf_counter() - started
-    html_path = out_dir / HTML_NAME if html else None
-    index = index_path_for(graph_path)
-    return UseOutputs(communities, report, html_path, index, len(partition.communities), partition.moved, seconds)
+        previous = {} if self.fresh else read_previous(out_dir / COMMUNITIES_NAME)
+        partition = detect_communities(graph, previous)
+        communities = write_communities(partition, out_dir / COMMUNITIES_NAME)
+        seconds["communities"] = time.perf_counter() - started
+        if self._signal is not None:
+            os.write(self._signal, b"1")
+            os.close(self._signal)
+            self._signal = None
+
+        def write_index_now() -> Path:
+            return write_index(graph, graph_path) if changed is None else update_index(graph, graph_path, changed)
+
+        tasks = {"index": write_index_now}
+        if self.html:
+            tasks["html"] = lambda: write_html(graph, partition, out_dir / HTML_NAME, self.title)
+        if self.child is None and len(graph.nodes) >= FORK_MIN_NODES:
+            # The viewer needs the partition: its child starts now (the index, when only updated, stays here).
+            self.in_child = "index" if changed is None else "html"
+            self.child = fork(tasks[self.in_child]) if self.in_child in tasks else None
+        child, in_child = self.child, self.in_child
+
+        started = time.perf_counter()
+        report = _write_text(out_dir / REPORT_NAME, render_report(graph, partition, self.title))
+        seconds["report"] = time.perf_counter() - started
+
+        for name, task in tasks.items():
+            if child is None or name != in_child:
+                started = time.perf_counter()
+                task()
+                seconds[name] = time.perf_counter() - started
+        if child is not None:
+            # Only the time spent waiting for the child counts: the rest overlapped with this process's work.
+            started = time.perf_counter()
+            self.child = None
+            if not joined(child):
+                tasks[in_child]()
+            seconds[in_child] = time.perf_counter() - started
+        html_path = out_dir / HTML_NAME if self.html else None
+        index = index_path_for(graph_path)
+        return UseOutputs(communities, report, html_path, index, len(partition.communities), partition.moved, seconds)
 
 
 FORK_MIN_NODES = 3_000
-
-
-def _fork(task) -> int | None:
-    """Run `task` in a forked child; the child's pid, or None where fork is unavailable (then the caller runs it)."""
-    import threading
-
-    # Forking a process that runs other threads can leave the child holding a lock nobody will release.
-    if not hasattr(os, "fork") or os.environ.get("SKILLBOX_NO_FORK") or threading.active_count() > 1:
-        return None
-    try:
-        pid = os.fork()
-    except OSError:
-        return None
-    if pid:
-        return pid
-    try:  # the child: do the task and exit, never return into the caller's code
-        task()
-        os._exit(0)
-    except BaseException:
-        os._exit(1)  # the parent sees the exit code and does the task itself
-
-
-def _joined(pid: int) -> bool:
-    """Wait for a child; True when it finished its task."""
-    try:
-        _pid, status = os.waitpid(pid, 0)
-    except ChildProcessError:
-        return False
-    return os.waitstatus_to_exitcode(status) == 0
 
 
 def _write_text(path: Path, text: str) -> Path:
@@ -145,13 +181,21 @@ def outputs_missing(graph_path: Path) -> bool:
         return True
 
 
-def write_for_build(graph: CodeGraph, graph_path: Path, root: Path, changed: set[str] | None = None) -> UseOutputs:
-    """The build's hook, run right after graph.json is written, with the graph the build holds in memory.
+def writer_for_build(graph: CodeGraph, graph_path: Path, root: Path, changed: set[str] | None = None):
+    """The build's writer, made as soon as the graph is in memory: the build calls `start_early` before it
+    writes graph.json, and `finish` after.
 
     `changed` names the files whose part of the graph changed since the previous build ("" = external nodes), or
     None when unknown (cold, forced, or no previous graph)."""
     graph.meta = {**graph.meta, "root": str(root)}
-    return write_use_outputs(graph, graph_path, title=f"{root.name} code graph", changed=changed)
+    return UseOutputsWriter(graph, graph_path, title=f"{root.name} code graph", changed=changed)
+
+
+def write_for_build(graph: CodeGraph, graph_path: Path, root: Path, changed: set[str] | None = None) -> UseOutputs:
+    """The use outputs of a graph.json already on disk, from the graph the caller holds in memory."""
+    writer = writer_for_build(graph, graph_path, root, changed)
+    writer.start_early()
+    return writer.finish()
 
 
 def refresh_for_build(graph_path: Path, root: Path) -> UseOutputs | None:
