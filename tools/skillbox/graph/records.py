@@ -126,15 +126,11 @@ def from_plain(t: tuple | None) -> FileRecord | None:
     )
 
 
-def interface_of(record: FileRecord) -> str:
-    return plain_interface(to_plain(record))
-
-
 BASE_RELATIONS = ("inherit", "implement")
 
 
 def plain_interface(t: tuple) -> str:
-    """`interface_of` for a record in the plain layout (what extraction produces)."""
+    """The `interface` digest of a record in the plain layout (definitions, imports, bases, heading slugs)."""
     # `parts` is held by a name while it is marshalled, and every inner tuple is built here: marshal flags objects
     # by their reference count, so the digest of the same record must be computed the same way every time.
     parts = (

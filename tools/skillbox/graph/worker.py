@@ -62,7 +62,7 @@ def _is_utf8(data: bytes) -> bool:
 
 
 def read_bytes(path: str) -> bytes:
-    """The whole file: `open().read()` without the buffered file object around it (a third of its cost)."""
+    """The whole file, as `open().read()` gives it without building a buffered file object (~15% cheaper)."""
     fd = os.open(path, READ_FLAGS)
     try:
         size = os.fstat(fd).st_size
