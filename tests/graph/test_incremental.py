@@ -59,36 +59,6 @@ def test_two_cold_builds_are_byte_identical_in_process_and_pooled(flask_tree, tm
     assert len(extract) > 1 and extract[-1][0] == extract[-1][1] > 100
 
 
-def test_resolving_in_two_processes_gives_the_same_graph(flask_tree, tmp_path, monkeypatch):
-    """Files are resolved half here, half in a forked child when there are many references; the graph is the
-    same bytes as one resolved in a single process, also when the child dies (its share is done here)."""
-    import skillbox.graph.resolve_blocks as resolve_blocks
-
-    monkeypatch.setenv("SKILLBOX_NO_FORK", "1")
-    build_graph(flask_tree, tmp_path / "one", jobs=1)
-    expected = (tmp_path / "one" / "graph.json").read_bytes()
-    monkeypatch.delenv("SKILLBOX_NO_FORK")
-    monkeypatch.setattr(resolve_blocks, "SPLIT_MIN_REFS", 0)
-    forked = []
-    real_fork = resolve_blocks.fork
-    monkeypatch.setattr(resolve_blocks, "fork", lambda task: forked.append(real_fork(task)) or forked[-1])
-    build_graph(flask_tree, tmp_path / "two", jobs=1)
-    assert forked and forked[-1] is not None
-    assert (tmp_path / "two" / "graph.json").read_bytes() == expected
-
-    parent = os.getpid()
-    real_block = resolve_blocks._block
-
-    def dies_in_the_child(resolver, rel):
-        if os.getpid() != parent:
-            raise MemoryError("the child ran out of memory")
-        return real_block(resolver, rel)
-
-    monkeypatch.setattr(resolve_blocks, "_block", dies_in_the_child)
-    build_graph(flask_tree, tmp_path / "three", jobs=1)
-    assert (tmp_path / "three" / "graph.json").read_bytes() == expected
-
-
 def test_incremental_after_edits_equals_cold(tmp_path, project):
     root = project(FILES)
     age(root)

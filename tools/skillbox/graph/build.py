@@ -209,8 +209,7 @@ def _build_graph(root, out_dir, force, *, max_bytes, jobs, progress) -> BuildRes
     mark = time.perf_counter()
     report("resolve", 0, 1)
     from skillbox.graph.graphio import SCHEMA, file_block, parse_block, write_chunks
-    from skillbox.graph.resolve import Resolver
-    from skillbox.graph.resolve_blocks import resolved_blocks
+    from skillbox.graph.resolve import resolve
 
     # Blocks of graph.json from the previous build stay valid while no file's interface changed: then only the
     # changed files' references are resolved again, and unchanged blocks are copied out of the previous file.
@@ -232,17 +231,15 @@ def _build_graph(root, out_dir, force, *, max_bytes, jobs, progress) -> BuildRes
     else:
         reuse = frozenset()
     old_graph = graph_path.read_bytes() if old_blocks else b""
-    resolver = Resolver(records, reuse)
-    resolver.build_tables()
-    made = resolved_blocks(resolver, [rel for rel in sorted(records) if rel not in reuse])
+    resolver = resolve(records, reuse)
     blocks, fresh = {}, {}
     for rel in sorted(records):
         if rel in reuse:
             key, (n_off, n_len), (l_off, l_len), block_counts, unresolved = old_blocks[rel]
             nodes_b, links_b = old_graph[n_off : n_off + n_len], old_graph[l_off : l_off + l_len]
         else:
-            nodes_b, links_b, block_counts, nodes, edges, unresolved = made.pop(rel)
-            fresh[rel] = (nodes, edges)
+            nodes_b, links_b, block_counts, *fresh[rel] = file_block(resolver.file_nodes[rel], resolver.file_edges[rel])
+            unresolved = resolver.file_unresolved.get(rel, 0)
         blocks[rel] = (nodes_b, links_b, block_counts, unresolved)
     externals = [resolver.externals[k] for k in sorted(resolver.externals)]
     ext_nodes, _ext_links, ext_counts, *fresh[EXTERNALS] = file_block(externals, [])
@@ -423,7 +420,7 @@ def _import_what_comes_next() -> None:
     """This process would only wait while the workers extract: import what resolution and the use side need
     next (~0.2 s, mostly igraph and leidenalg), so the build's serial part after extraction doesn't pay it."""
     import skillbox.graph.outputs
-    import skillbox.graph.resolve_blocks  # noqa: F401
+    import skillbox.graph.resolve  # noqa: F401
     from skillbox.graph.cluster import import_clustering
 
     import_clustering()

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from skillbox.graph.cluster import detect_communities, read_previous, write_communities
-from skillbox.graph.forks import fork, joined
 from skillbox.graph.graphfile import CodeGraph
 from skillbox.graph.index import index_path_for, update_index, write_index
 from skillbox.graph.report import render_report
@@ -88,7 +87,7 @@ class UseOutputsWriter:
             os.close(write_end)  # else the pipe never reports the parent's end closing
             write_index(self.graph, self.graph_path, communities_ready=ready)
 
-        pid = fork(task)
+        pid = _fork(task)
         os.close(read_end)
         if pid is None:
             os.close(write_end)
@@ -102,7 +101,7 @@ class UseOutputsWriter:
             os.close(self._signal)
             self._signal = None
         if self.child is not None:
-            joined(self.child)
+            _joined(self.child)
             self.child = None
 
     def finish(self) -> UseOutputs:
@@ -133,7 +132,7 @@ class UseOutputsWriter:
         if self.child is None and len(graph.nodes) >= FORK_MIN_NODES:
             # The viewer needs the partition: its child starts now (the index, when only updated, stays here).
             self.in_child = "index" if changed is None else "html"
-            self.child = fork(tasks[self.in_child]) if self.in_child in tasks else None
+            self.child = _fork(tasks[self.in_child]) if self.in_child in tasks else None
         child, in_child = self.child, self.in_child
 
         started = time.perf_counter()
@@ -149,7 +148,7 @@ class UseOutputsWriter:
             # Only the time spent waiting for the child counts: the rest overlapped with this process's work.
             started = time.perf_counter()
             self.child = None
-            if not joined(child):
+            if not _joined(child):
                 tasks[in_child]()
             seconds[in_child] = time.perf_counter() - started
         html_path = out_dir / HTML_NAME if self.html else None
@@ -158,6 +157,35 @@ class UseOutputsWriter:
 
 
 FORK_MIN_NODES = 3_000
+
+
+def _fork(task) -> int | None:
+    """Run `task` in a forked child; the child's pid, or None where fork is unavailable (then the caller runs it)."""
+    import threading
+
+    # Forking a process that runs other threads can leave the child holding a lock nobody will release.
+    if not hasattr(os, "fork") or os.environ.get("SKILLBOX_NO_FORK") or threading.active_count() > 1:
+        return None
+    try:
+        pid = os.fork()
+    except OSError:
+        return None
+    if pid:
+        return pid
+    try:  # the child: do the task and exit, never return into the caller's code
+        task()
+        os._exit(0)
+    except BaseException:
+        os._exit(1)  # the parent sees the exit code and does the task itself
+
+
+def _joined(pid: int) -> bool:
+    """Wait for a child; True when it finished its task."""
+    try:
+        _pid, status = os.waitpid(pid, 0)
+    except ChildProcessError:
+        return False
+    return os.waitstatus_to_exitcode(status) == 0
 
 
 def _write_text(path: Path, text: str) -> Path:

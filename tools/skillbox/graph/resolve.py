@@ -77,15 +77,6 @@ class Resolver:
     # the graph.json order, so sorting needs no key function.
 
     def run(self) -> None:
-        self.build_tables()
-        for path in sorted(self.records):
-            if path not in self.reuse:
-                self.resolve_file(path)
-
-    def build_tables(self) -> None:
-        """Everything a file's references resolve against: definitions, imports and bases of all files (and
-        every file's own nodes). Afterwards `resolve_file` is a function of its file alone: files can be
-        resolved in any order, or in another process."""
         paths = sorted(self.records)
         for path in paths:
             self._add_file(path, self.records[path])
@@ -96,13 +87,13 @@ class Resolver:
             self._add_imports(path, self.records[path])
         for path in paths:
             self._add_refs(path, self.records[path], inherits=True)
-
-    def resolve_file(self, path: str) -> None:
-        """The calls, references and doc links of one file, after `build_tables`."""
-        rec = self.records[path]
-        self._add_refs(path, rec, inherits=False)
-        if rec.links or rec.mentions:
-            self._add_doc_edges(path, rec)
+        for path in paths:
+            if path not in self.reuse:
+                self._add_refs(path, self.records[path], inherits=False)
+        for path in paths:
+            rec = self.records[path]
+            if (rec.links or rec.mentions) and path not in self.reuse:
+                self._add_doc_edges(path, rec)
 
     def _add_file(self, path: str, rec: FileRecord) -> None:
         emit = path not in self.reuse
