@@ -73,3 +73,46 @@ def test_invalid_utf8_and_syntax_errors_still_yield_records(tmp_path):
     g = read_graph(result.out_dir)
     assert "bad.py::ok" in g.nodes and "bad.py::After" in g.nodes
     assert result.summary["warnings"] == {"syntax_errors": 1, "invalid_utf8": 1}
+
+
+RULES = [
+    "*.log",
+    "!keep.log",
+    "build/",
+    "/root-only.py",
+    "docs/**/draft*.md",
+    "**/cache",
+    "a?c.ts",
+    "[Tt]emp*/",
+    "\\#hash.py",
+    "!src/build/",
+    "nested/dir/file.py",
+    "trailing\\ ",
+    "# a comment",
+    "",
+]
+PARTS = ["a", "abc.ts", "build", "src", "docs", "deep", "draft1.md", "keep.log", "x.log", "cache", "Temp1", "#hash.py"]
+
+
+def test_the_one_regex_prefilter_never_changes_pathspec_decisions():
+    """Ignore rules are pathspec's; the walker only asks it when one combined regex of pathspec's own pattern
+    regexes says a rule may match. Every path of a grid of nasty rules and names gets pathspec's decision."""
+    import itertools
+    import random
+
+    import pathspec
+
+    from skillbox.graph.walk import _compile
+
+    rng = random.Random(7)
+    paths = {"/".join(p) for n in (1, 2, 3) for p in itertools.product(PARTS, repeat=n)}
+    paths |= {p + "/" for p in list(paths)}
+    paths.add("root-only.py")
+    paths.add("nested/dir/file.py")
+    for subset_size in (1, 3, len(RULES)):
+        for _ in range(6):
+            lines = rng.sample(RULES, subset_size)
+            rules = _compile(lines)
+            assert rules.any_rule is not None  # the prefilter is in use for these rules
+            spec = pathspec.GitIgnoreSpec.from_lines(lines)
+            assert [rules.decision(p) for p in sorted(paths)] == [spec.check_file(p).include for p in sorted(paths)]

@@ -75,7 +75,7 @@ def language_of(rel: str) -> str | None:
     return spec.name if spec else None
 
 
-def _load_spec(directory: str, present: list[str]) -> pathspec.GitIgnoreSpec | None:
+def _load_spec(directory: str, present: list[str]) -> _IgnoreRules | None:
     lines: list[str] = []
     for name in present:
         try:
@@ -86,19 +86,51 @@ def _load_spec(directory: str, present: list[str]) -> pathspec.GitIgnoreSpec | N
     return _compile(lines) if lines else None
 
 
-def _compile(lines: list[str]) -> pathspec.GitIgnoreSpec:
+class _IgnoreRules:
+    """One ignore file's rules: pathspec decides; a single regex made of pathspec's own pattern regexes first
+    tells whether any rule can match at all (most paths match none, and one search beats twenty)."""
+
+    def __init__(self, spec: pathspec.GitIgnoreSpec):
+        self.spec = spec
+        self.any_rule = _any_rule(spec)
+
+    def decision(self, path: str) -> bool | None:
+        if self.any_rule is not None and self.any_rule.match(path) is None:
+            return None
+        return self.spec.check_file(path).include
+
+
+def _any_rule(spec: pathspec.GitIgnoreSpec):
+    """A regex matching every path some rule of `spec` matches (or more), or None to always ask pathspec."""
+    import re
+
+    parts = []
+    for pattern in spec.patterns:
+        if pattern.include is None:
+            continue  # a blank line or comment: matches nothing
+        regex = getattr(pattern, "regex", None)
+        if regex is None or regex.flags & ~re.UNICODE:
+            return None
+        parts.append("(?:" + re.sub(r"\(\?P<\w+>", "(?:", regex.pattern) + ")")
+    try:
+        return re.compile("|".join(parts)) if parts else re.compile(r"(?!)")
+    except re.error:
+        return None
+
+
+def _compile(lines: list[str]) -> _IgnoreRules:
     import pathspec  # only when a tree has ignore files: it is most of the no-change build's import time
 
-    return pathspec.GitIgnoreSpec.from_lines(lines)
+    return _IgnoreRules(pathspec.GitIgnoreSpec.from_lines(lines))
 
 
-def _ignored(specs: list[tuple[str, pathspec.GitIgnoreSpec]], rel: str, is_dir: bool) -> bool:
+def _ignored(specs: list[tuple[str, _IgnoreRules]], rel: str, is_dir: bool) -> bool:
     decision = None
-    for base, spec in specs:
+    for base, rules in specs:
         sub = rel[len(base) + 1 :] if base else rel
         if is_dir:
             sub += "/"
-        result = spec.check_file(sub).include
+        result = rules.decision(sub)
         if result is not None:
             decision = result
     return bool(decision)
@@ -115,7 +147,7 @@ def walk_tree(root: Path, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[Pat
         except OSError:
             pass
     visited: set[tuple[int, int]] = set()
-    root_specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []
+    root_specs: list[tuple[str, _IgnoreRules]] = []
     info_exclude = _load_info_exclude(root_str)
     if info_exclude is not None:
         root_specs.append(("", info_exclude))
@@ -196,7 +228,7 @@ def walk_tree(root: Path, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[Pat
     return result
 
 
-def _load_info_exclude(root: str) -> pathspec.GitIgnoreSpec | None:
+def _load_info_exclude(root: str) -> _IgnoreRules | None:
     try:
         with open(os.path.join(root, ".git", "info", "exclude"), encoding="utf-8", errors="replace") as handle:
             lines = handle.read().splitlines()
