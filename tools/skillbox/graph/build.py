@@ -129,11 +129,11 @@ def _build_graph(root, out_dir, force, *, max_bytes, jobs, progress) -> BuildRes
     results: dict[str, tuple] = {}  # rel -> (key, record or None, skip reason or None)
     counts = Counter()
 
-    def take(rel: str, key: str, blob: bytes | None) -> bool:
+    def take(rel: str, key: str, blob: bytes | None, fresh: bool = False) -> bool:
         if blob is None:
             return False
         try:
-            plain, reason = unseal(blob)
+            plain, reason = unseal(blob, verify=not fresh)
             record = from_plain(plain)
         except Exception:
             counts["corrupt"] += 1
@@ -163,12 +163,12 @@ def _build_graph(root, out_dir, force, *, max_bytes, jobs, progress) -> BuildRes
                 counts["hits"] += 1
             else:
                 retry.append((rel, walked_lang[rel]))
-        elif take(rel, key, blob):
+        elif take(rel, key, blob, fresh=True):
             counts["misses"] += 1
     for rel, key, blob in _extract(root, frozenset(), retry, 1, report):
         if key is None:
             results[rel] = (None, None, "unreadable")
-        elif take(rel, key, blob):
+        elif take(rel, key, blob, fresh=True):
             counts["misses"] += 1
     seconds["extract"] = time.perf_counter() - mark
 

@@ -61,11 +61,22 @@ def file_block(nodes: list[dict], edges: list[tuple]) -> tuple[bytes, bytes, tup
     unique = sorted(set(edges))
     links = _links(unique)
     counts = (
-        tuple(sorted(Counter(n["kind"] for n in nodes).items())),
-        tuple(sorted(Counter(link["relation"] for link in links).items())),
-        tuple(sorted(Counter(link["confidence"] for link in links).items())),
+        _counted([n["kind"] for n in nodes]),
+        _counted([link["relation"] for link in links]),
+        _counted([link["confidence"] for link in links]),
     )
     return b",\n".join(map(dumps, nodes)), b",\n".join(map(dumps, links)), counts, nodes, unique
+
+
+def _counted(values: list[str]) -> tuple:
+    """Sorted (value, count) pairs. Most files give a dozen values, where a dict loop is 3x faster than a Counter
+    (three per file, thousands of files); long lists go to Counter's C loop."""
+    if len(values) > 64:
+        return tuple(sorted(Counter(values).items()))
+    counts: dict[str, int] = {}
+    for value in values:
+        counts[value] = counts.get(value, 0) + 1
+    return tuple(sorted(counts.items()))
 
 
 def parse_block(nodes_b: bytes, links_b: bytes) -> tuple[list[dict], list[dict]]:
