@@ -149,12 +149,36 @@ def _front_matter_end(text: str) -> int:
     return match.end() if match else 0
 
 
+class _Lines:
+    """Line numbers of positions met in increasing order during one whole-text pass, counted incrementally."""
+
+    def __init__(self, text: str):
+        self.count = text.count
+        self.line = self.counted = 0
+
+    def line_of(self, pos: int) -> int:
+        self.line += self.count("\n", self.counted, pos)
+        self.counted = pos
+        return self.line
+
+
+class _Places(_Lines):
+    """`_Lines` plus the heading that governs a position (None inside skipped stretches)."""
+
+    def __init__(self, text: str, regions: _Regions):
+        super().__init__(text)
+        self.starts, self.headings = regions.starts, regions.headings
+
+    def heading(self, pos: int) -> int | None:
+        return self.headings[bisect_right(self.starts, pos) - 1]
+
+
 def _markdown_outline(text: str) -> tuple[_Outline, _Regions]:
     outline = _Outline()
     regions = _Regions()
     fence = None
     dead_end = -1  # where the last heading, underline or fence line ended: the next line has no setext title
-    line = counted = 0
+    lines = _Lines(text)
     skip_to = _front_matter_end(text)
     if skip_to:
         regions.add(0, None)
@@ -181,8 +205,7 @@ def _markdown_outline(text: str) -> tuple[_Outline, _Regions]:
             fence = marker
             regions.add(start, None)
             continue
-        line += text.count("\n", counted, start + 1)
-        counted = start + 1
+        line = lines.line_of(start + 1)
         if hashes:
             outline.add(len(hashes), _atx_title(rest), line)
         elif start and dead_end != start:
@@ -208,48 +231,41 @@ def _line_end(text: str, pos: int) -> int:
 def extract_markdown(data: bytes) -> FileRecord:
     text = _joined_lines(data)
     outline, regions = _markdown_outline(text)
-    starts, headings = regions.starts, regions.headings
     links: list[DocLink] = []
     if "](" in text:
-        line = counted = 0
+        places = _Places(text, regions)
         for match in MD_LINK.finditer(text):
             target = match.group(1)
             if target.startswith(_NOT_LOCAL):
                 continue
             start = match.start()
-            heading = headings[bisect_right(starts, start) - 1]
+            heading = places.heading(start)
             if heading is not None:
-                line += text.count("\n", counted, start)
-                counted = start
-                links.append(DocLink(target, line, heading))
+                links.append(DocLink(target, places.line_of(start), heading))
     if "]:" in text:
         ref_defs = []
-        line = counted = 0
+        places = _Places(text, regions)
         for match in MD_REF_DEF.finditer(text):
             target = match.group(1)
             if target.startswith(_NOT_LOCAL):
                 continue
             start = match.start() + 1
-            heading = headings[bisect_right(starts, start) - 1]
+            heading = places.heading(start)
             if heading is not None:
-                line += text.count("\n", counted, start)
-                counted = start
-                ref_defs.append(DocLink(target, line, heading))
+                ref_defs.append(DocLink(target, places.line_of(start), heading))
         if ref_defs:  # a line's inline links come before its reference definition (the sort is stable)
             links = sorted(links + ref_defs, key=_BY_LINE)
     mentions: list[Mention] = []
     if "`" in text:
-        line = counted = 0
+        places = _Places(text, regions)
         for match in CODE_SPAN.finditer(text):
             name = match.group(1)
             if name is None or len(name) < 3:
                 continue
             start = match.start()
-            heading = headings[bisect_right(starts, start) - 1]
+            heading = places.heading(start)
             if heading is not None:
-                line += text.count("\n", counted, start)
-                counted = start
-                mentions.append(Mention(name, line, heading))
+                mentions.append(Mention(name, places.line_of(start), heading))
     return FileRecord(lang="markdown", headings=tuple(outline.headings), links=tuple(links), mentions=tuple(mentions))
 
 
@@ -273,7 +289,7 @@ def _rst_outline(text: str) -> tuple[_Outline, _Regions]:
         opening.update(rfind("\n", 0, match.start()) for match in RST_CODE_START.finditer(text))
     candidates = sorted({*adorned, *(rfind("\n", 0, start) for start in adorned if start), *opening})
     size = len(text)
-    line = counted = 0
+    lines = _Lines(text)
     pos = 0  # the "\n" that starts the next line to read
     skipping = False
     while pos < size:
@@ -297,10 +313,8 @@ def _rst_outline(text: str) -> tuple[_Outline, _Regions]:
             third = size
         if start in adorned and third in adorned and text[second + 1 : third].strip():
             # Over- and underlined title.
-            line += text.count("\n", counted, second + 1)
-            counted = second + 1
             level = levels.setdefault((text[start + 1], True), len(levels) + 1)
-            outline.add(level, text[second + 1 : third], line)
+            outline.add(level, text[second + 1 : third], lines.line_of(second + 1))
             regions.add(start, None)
             pos = find("\n", third + 1)
             if pos < 0:
@@ -312,10 +326,8 @@ def _rst_outline(text: str) -> tuple[_Outline, _Regions]:
             stripped = current.strip()
             if stripped and current[:1] not in " \t" and len(text[second + 1 : third].strip()) >= len(stripped):
                 # Underlined title.
-                line += text.count("\n", counted, start + 1)
-                counted = start + 1
                 level = levels.setdefault((text[second + 1], False), len(levels) + 1)
-                outline.add(level, current, line)
+                outline.add(level, current, lines.line_of(start + 1))
                 regions.add(start, None)
                 pos = third
                 regions.add(pos, outline.current)
@@ -329,47 +341,42 @@ def _rst_outline(text: str) -> tuple[_Outline, _Regions]:
 def extract_rst(data: bytes) -> FileRecord:
     text = _joined_lines(data)
     outline, regions = _rst_outline(text)
-    starts, headings = regions.starts, regions.headings
     links: list[DocLink] = []
     mentions: list[Mention] = []
     sources = 0
     if ".. " in text:
-        line = counted = 0
+        places = _Places(text, regions)
         for match in RST_INCLUDE.finditer(text):
             target = match.group(1)
             start = match.start()
             before = text[text.rfind("\n", 0, start) + 1 : start]
             if (before and not before.isspace()) or target.startswith(_NOT_LOCAL):
                 continue
-            heading = headings[bisect_right(starts, start) - 1]
+            heading = places.heading(start)
             if heading is not None:
-                line += text.count("\n", counted, start)
-                counted = start
-                links.append(DocLink(target, line, heading))
+                links.append(DocLink(target, places.line_of(start), heading))
         sources += bool(links)
     if ">`_" in text:
         found = len(links)
-        line = counted = 0
+        places = _Places(text, regions)
         for match in RST_LINK.finditer(text):
             target = match.group(1).strip()
             if target.startswith(_NOT_LOCAL):
                 continue
             start = match.start()
-            heading = headings[bisect_right(starts, start) - 1]
+            heading = places.heading(start)
             if heading is not None:
-                line += text.count("\n", counted, start)
-                counted = start
-                links.append(DocLink(target, line, heading))
+                links.append(DocLink(target, places.line_of(start), heading))
         sources += len(links) > found
     if ":`" in text:
         found = len(links)
-        line = counted = 0
+        places = _Places(text, regions)
         for match in RST_ROLE.finditer(text):
             role, target = match.groups()
             if role == "ref":
                 continue
             start = match.start()
-            heading = headings[bisect_right(starts, start) - 1]
+            heading = places.heading(start)
             if heading is None:
                 continue
             target = target.strip()
@@ -378,28 +385,24 @@ def extract_rst(data: bytes) -> FileRecord:
             name = target if role == "doc" else _mention(target)
             if name is None:
                 continue
-            line += text.count("\n", counted, start)
-            counted = start
             if role == "doc":
-                links.append(DocLink(target, line, heading))  # Sphinx adds the suffix
+                links.append(DocLink(target, places.line_of(start), heading))  # Sphinx adds the suffix
             else:
-                mentions.append(Mention(name, line, heading))
+                mentions.append(Mention(name, places.line_of(start), heading))
         sources += len(links) > found
     if sources > 1:  # on one line: includes, then explicit links, then :doc: roles (the sort is stable)
         links.sort(key=_BY_LINE)
     if "``" in text:
         found = len(mentions)
-        line = counted = 0
+        places = _Places(text, regions)
         for match in RST_LITERAL.finditer(text):
             name = match.group(1)
             if name is None or len(name) < 3:
                 continue
             start = match.start()
-            heading = headings[bisect_right(starts, start) - 1]
+            heading = places.heading(start)
             if heading is not None:
-                line += text.count("\n", counted, start)
-                counted = start
-                mentions.append(Mention(name, line, heading))
+                mentions.append(Mention(name, places.line_of(start), heading))
         if found and len(mentions) > found:  # a line's role mentions come before its literals
             mentions.sort(key=_BY_LINE)
     return FileRecord(lang="rst", headings=tuple(outline.headings), links=tuple(links), mentions=tuple(mentions))
