@@ -14,6 +14,8 @@ import os
 import sys
 import time
 
+from skillbox.cli.fast_path import debugging, echo, failed, scan
+
 VALUE_OPTIONS = {"--out": "out_dir", "--max-bytes": "max_bytes", "--jobs": "jobs"}
 FLAG_OPTIONS = {"--force": "force", "--json": "as_json"}
 NUMBERS = ("max_bytes", "jobs")
@@ -21,40 +23,33 @@ NUMBERS = ("max_bytes", "jobs")
 
 def parse(args: list[str]) -> dict | None:
     """The build parameters, or None when click should parse `args`."""
-    params: dict = {"path": None, "out_dir": None, "force": False, "max_bytes": None, "jobs": None, "as_json": False}
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        i += 1
-        if arg == "-":
-            return None  # click's reading of "-" is its own business
-        if not arg.startswith("-"):
-            if params["path"] is not None or not arg:
-                return None
-            params["path"] = arg
+    scanned = scan(args, VALUE_OPTIONS, FLAG_OPTIONS)
+    if scanned is None:
+        return None
+    paths, pairs = scanned
+    if len(paths) > 1 or paths == [""]:
+        return None
+    params: dict = {
+        "path": paths[0] if paths else ".",
+        "out_dir": None,
+        "force": False,
+        "max_bytes": None,
+        "jobs": None,
+        "as_json": False,
+    }
+    for option, value in pairs:
+        if option in FLAG_OPTIONS:
+            params[FLAG_OPTIONS[option]] = True
             continue
-        name, has_value, value = arg.partition("=")
-        if name in FLAG_OPTIONS and not has_value:
-            params[FLAG_OPTIONS[name]] = True
-            continue
-        if name not in VALUE_OPTIONS:
-            return None
-        if not has_value:
-            if i >= len(args) or args[i].startswith("-"):
-                return None
-            value = args[i]
-            i += 1
-        key = VALUE_OPTIONS[name]
+        key = VALUE_OPTIONS[option]
         if key in NUMBERS:
             if not (value.isascii() and value.isdigit() and int(value) >= 1):
                 return None
             params[key] = int(value)
+        elif not value or os.path.isfile(value):
+            return None  # click explains that --out must be a folder
         else:
-            if not value or os.path.isfile(value):
-                return None  # click explains that --out must be a folder
             params[key] = value
-    if params["path"] is None:
-        params["path"] = "."
     return params
 
 
@@ -109,7 +104,7 @@ def run_build(path: str, out_dir, force: bool, max_bytes, jobs, as_json: bool) -
 
 def main(args: list[str]) -> int | None:
     """Run `skillbox graph build ARGS`; None means "not handled here, use click"."""
-    if os.environ.get("SKILLBOX_DEBUG", "").strip() not in ("", "0", "false", "no"):
+    if debugging():
         return None
     params = parse(args)
     if params is None:
@@ -119,19 +114,8 @@ def main(args: list[str]) -> int | None:
     try:
         text = run_build(**params)
     except SkillboxError as err:
-        sys.stderr.write(f"Error: {err.one_line()}\n")
-        return err.exit_code
+        return failed(err)
     except KeyboardInterrupt:
         sys.stderr.write("\nAborted!\n")  # what click prints
         return 1
-    try:
-        if not sys.stdout.isatty():
-            import re
-
-            text = re.sub(r"\033\[[;?0-9]*[a-zA-Z]", "", text)  # click.echo strips styles off a terminal
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
-    except BrokenPipeError:
-        sys.stderr.close()
-        return 1
-    return 0
+    return echo(text)

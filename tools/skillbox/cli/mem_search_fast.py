@@ -9,8 +9,7 @@ parses them and reports errors as usual. `tests/mem/test_search_fast.py` checks 
 
 from __future__ import annotations
 
-import os
-import sys
+from skillbox.cli.fast_path import debugging, echo, failed, scan
 
 # option -> (parameter name, repeatable); the names and order match `search_cmd` in cli/mem.py.
 VALUE_OPTIONS: dict[str, tuple[str, bool]] = {
@@ -24,31 +23,20 @@ VALUE_OPTIONS: dict[str, tuple[str, bool]] = {
     "--limit": ("limit", False),
 }
 FLAG_OPTIONS = {"--json": "as_json"}
-_ANSI = None  # compiled on first use: click strips ANSI styles when stdout is not a terminal, so must we
 
 
 def parse(args: list[str]) -> dict | None:
     """The search parameters, or None when click should parse `args` (help, errors, anything unusual)."""
-    params: dict = {"kinds": [], "obs_types": [], "limit": 20, "as_json": False, "words": []}
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        i += 1
-        if not arg.startswith("-"):
-            params["words"].append(arg)
+    scanned = scan(args, VALUE_OPTIONS, FLAG_OPTIONS)
+    if scanned is None:
+        return None
+    words, pairs = scanned
+    params: dict = {"kinds": [], "obs_types": [], "limit": 20, "as_json": False, "words": words}
+    for option, value in pairs:
+        if option in FLAG_OPTIONS:
+            params[FLAG_OPTIONS[option]] = True
             continue
-        name, has_value, value = arg.partition("=")
-        if name in FLAG_OPTIONS and not has_value:
-            params[FLAG_OPTIONS[name]] = True
-            continue
-        if name not in VALUE_OPTIONS:
-            return None
-        if not has_value:
-            if i >= len(args) or args[i].startswith("-"):
-                return None
-            value = args[i]
-            i += 1
-        key, repeatable = VALUE_OPTIONS[name]
+        key, repeatable = VALUE_OPTIONS[option]
         if key == "limit":
             if not (value.isascii() and value.isdigit()):
                 return None
@@ -60,21 +48,9 @@ def parse(args: list[str]) -> dict | None:
     return params
 
 
-def _write(text: str) -> None:
-    global _ANSI
-    if not sys.stdout.isatty():
-        if _ANSI is None:
-            import re
-
-            _ANSI = re.compile(r"\033\[[;?0-9]*[a-zA-Z]")
-        text = _ANSI.sub("", text)
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
-
-
 def main(args: list[str]) -> int | None:
     """Run `skillbox mem search ARGS`; None means "not handled here, use click"."""
-    if os.environ.get("SKILLBOX_DEBUG", "").strip() not in ("", "0", "false", "no"):
+    if debugging():
         return None
     params = parse(args)
     if params is None:
@@ -97,18 +73,11 @@ def main(args: list[str]) -> int | None:
         with open_store() as store:
             result = search(store, " ".join(params["words"]), filters, limit=params["limit"])
     except SkillboxError as err:
-        sys.stderr.write(f"Error: {err.one_line()}\n")
-        return err.exit_code
+        return failed(err)
     if params["as_json"]:
         import json
 
         text = json.dumps(result.to_dict(), ensure_ascii=False, indent=2)
     else:
         text = format_search(result)
-    try:
-        _write(text)
-    except BrokenPipeError:
-        # `skillbox mem search ... | head` closed the pipe: exit like the click path does, without a traceback.
-        sys.stderr.close()
-        return 1
-    return 0
+    return echo(text)
