@@ -101,6 +101,7 @@ def _build_graph(root, out_dir, force, *, max_bytes, jobs, progress) -> BuildRes
     mark = time.perf_counter()
     walked = walk_tree(root, max_bytes=max_bytes, exclude=(out,))
     walked_lang = {rel: lang for rel, lang, _size, _mtime in walked.files}
+    walked_size = {rel: size for rel, _lang, size, _mtime in walked.files}
     seconds["walk"] = time.perf_counter() - mark
     report("walk", len(walked.files), len(walked.files))
 
@@ -155,7 +156,7 @@ def _build_graph(root, out_dir, force, *, max_bytes, jobs, progress) -> BuildRes
     report("cache", counts["hits"], len(walked.files))
 
     retry = []
-    for rel, key, blob in _extract(root, frozenset(pack), todo, jobs, report):
+    for rel, key, blob in _extract(root, frozenset(pack), todo, jobs, report, walked_size):
         if key is None:
             results[rel] = (None, None, "unreadable")
         elif blob is None:  # content already cached under this key
@@ -165,7 +166,7 @@ def _build_graph(root, out_dir, force, *, max_bytes, jobs, progress) -> BuildRes
                 retry.append((rel, walked_lang[rel]))
         elif take(rel, key, blob, fresh=True):
             counts["misses"] += 1
-    for rel, key, blob in _extract(root, frozenset(), retry, 1, report):
+    for rel, key, blob in _extract(root, frozenset(), retry, 1, report, walked_size):
         if key is None:
             results[rel] = (None, None, "unreadable")
         elif take(rel, key, blob, fresh=True):
@@ -375,7 +376,7 @@ def _graph_intact(index: dict, graph_path: Path) -> bool:
     return index.get("graph") == (st.st_size, st.st_mtime_ns)
 
 
-def _extract(root: Path, known: frozenset[str], todo, jobs: int | None, report: Progress):
+def _extract(root: Path, known: frozenset[str], todo, jobs: int | None, report: Progress, sizes: dict[str, int]):
     from skillbox.graph.worker import extract_batch
 
     if not todo:
@@ -386,7 +387,7 @@ def _extract(root: Path, known: frozenset[str], todo, jobs: int | None, report: 
         out = extract_batch(str(root), known, todo)
         report("extract", total, total)
         return out
-    batches = _batches(root, todo)
+    batches = _batches(todo, sizes)
     out = []
     # Imported here: the no-change path must not pay ~0.1 s for the process-pool machinery.
     import multiprocessing
@@ -402,12 +403,11 @@ def _extract(root: Path, known: frozenset[str], todo, jobs: int | None, report: 
     return out
 
 
-def _batches(root: Path, todo: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
+def _batches(todo: list[tuple[str, str]], sizes: dict[str, int]) -> list[list[tuple[str, str]]]:
     """The pool's work, biggest batches first so no worker is left with a long one at the end.
 
     A batch holds one language: every worker compiles the query of each language it meets (TSX alone costs
-    ~65 ms), so a language with a handful of files is better met by one worker only."""
-    sizes = {rel: _size(root / rel) for rel, _lang in todo}
+    ~65 ms), so a language with a handful of files is better met by one worker only. Sizes are the walk's."""
     by_lang: dict[str, list[tuple[str, str]]] = {}
     for item in sorted(todo, key=lambda item: (-sizes[item[0]], item[0])):
         by_lang.setdefault(item[1], []).append(item)
@@ -424,13 +424,6 @@ def _import_what_comes_next() -> None:
     from skillbox.graph.cluster import import_clustering
 
     import_clustering()
-
-
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0
 
 
 def _rounded(seconds: dict[str, float]) -> dict[str, float]:

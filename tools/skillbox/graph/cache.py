@@ -41,10 +41,8 @@ def language_epoch(lang: str) -> str:
 
     h = hashlib.blake2b(digest_size=8)
     h.update(f"{EXTRACTOR_VERSION}|{sys.version_info[0]}.{sys.version_info[1]}|{lang}".encode())
+    h.update(_extractor_source())
     here = Path(__file__).resolve().parent
-    for module in ("extract.py", "records.py", "docs.py", "ts.py"):
-        with contextlib.suppress(OSError):
-            h.update((here / module).read_bytes())
     spec = by_name().get(lang)
     if spec is not None:
         h.update(grammar_build(spec.module).encode())
@@ -54,6 +52,18 @@ def language_epoch(lang: str) -> str:
     return h.hexdigest()
 
 
+@cache
+def _extractor_source() -> bytes:
+    """The code every language's records come from (read once, not once per language)."""
+    here = Path(__file__).resolve().parent
+    parts = []
+    for module in ("extract.py", "records.py", "docs.py", "ts.py"):
+        with contextlib.suppress(OSError):
+            parts.append((here / module).read_bytes())
+    return b"".join(parts)
+
+
+@cache
 def grammar_build(module: str) -> str:
     """Which release of a grammar package is installed: the name of its dist-info folder ("tree_sitter_python-
     0.23.6"), or, without one, its compiled files' names, sizes and mtimes (a reinstall changes them).
