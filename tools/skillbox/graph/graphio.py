@@ -16,12 +16,6 @@ import orjson
 SCHEMA = "skillbox.graph/1"
 
 
-def links_from_edges(edges: list[tuple]) -> list[dict]:
-    """Edge tuples (source, target, relation, line, confidence, context, file, score) -> link dicts, in a total
-    content-defined order, with per-pair multigraph keys."""
-    return _links(sorted(set(edges)))
-
-
 def _links(unique: list[tuple]) -> list[dict]:
     links = []
     previous = None
@@ -42,20 +36,14 @@ def _links(unique: list[tuple]) -> list[dict]:
     return links
 
 
-def file_chunk(nodes: list[dict], edges: list[tuple]) -> tuple[bytes, bytes, tuple]:
-    """One file's part of graph.json: (node lines, link lines, counts).
+def file_block(nodes: list[dict], edges: list[tuple]) -> tuple[bytes, bytes, tuple, list[dict], list[tuple]]:
+    """One file's part of graph.json: (node lines, link lines, counts, the sorted nodes, the sorted de-duplicated
+    edge tuples), the last two for a caller that keeps the graph in memory.
 
     Every edge starts at a node of the file whose record produced it, so a file's nodes and links form one
     contiguous, self-contained block; graph.json is the blocks in path order (then external nodes). A block can
     therefore be reused byte for byte when its file and everything it resolves against are unchanged.
     """
-    nodes_b, links_b, counts, _nodes, _edges = file_block(nodes, edges)
-    return nodes_b, links_b, counts
-
-
-def file_block(nodes: list[dict], edges: list[tuple]) -> tuple[bytes, bytes, tuple, list[dict], list[tuple]]:
-    """`file_chunk` plus the sorted nodes and the sorted, de-duplicated edge tuples it serialised, for a caller
-    that keeps the graph in memory."""
     dumps = orjson.dumps
     nodes = sorted(nodes, key=lambda n: n["id"])
     unique = sorted(set(edges))

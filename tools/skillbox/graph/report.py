@@ -105,10 +105,6 @@ class ReportData:
         return {m: c.id for c in self.partition.communities for m in c.members}
 
     @functools.cached_property
-    def node_file(self) -> dict[str, str | None]:
-        return {nid: n.get("file") for nid, n in self.graph.nodes.items()}
-
-    @functools.cached_property
     def dep_degree(self) -> Counter:
         """node id -> dependency degree (edges other than containment, not AMBIGUOUS, not from tests)."""
         return Counter(dict(compress(zip(self._ids, self._degree, strict=True), self._degree)))
