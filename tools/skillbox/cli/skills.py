@@ -50,23 +50,35 @@ def validate(path: Path | None, as_json: bool) -> None:
 @click.option(
     "--request", "requests", multiple=True, help="Score this request instead of the stored evals (repeatable)."
 )
+@click.option(
+    "--set",
+    "heldout_path",
+    type=click.Path(path_type=Path),
+    help="Score a held-out set file instead (a sealed set prints rates only, never its items).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def triggers(path: Path | None, requests: tuple[str, ...], as_json: bool) -> None:
+def triggers(path: Path | None, requests: tuple[str, ...], heldout_path: Path | None, as_json: bool) -> None:
     """Check which skill each request would pick, judged only by the skills' descriptions (offline, BM25).
 
     Without --request, scores every skill's evals/triggers.json: requests that should trigger a skill must pick
-    it, near misses must not. Exits 1 when any request picks the wrong skill.
+    it, near misses must not. Exits 1 when any request picks the wrong skill. With --set, scores a held-out set
+    (tests/skills/heldout/) and exits 1 when it misses its targets (95% right skill, 80% near-misses left alone).
+    The score is a BM25 proxy for Claude's choice, not the model itself.
 
     \b
     Example:
       skillbox skills triggers
       skillbox skills triggers --request "make slides from this paper" --json
+      skillbox skills triggers --set tests/skills/heldout/sealed.json
     """
     from skillbox.skills.triggers import TriggerIndex, evaluate, load_skill_docs
     from skillbox.skills.validate import default_plugin_root
 
     root = path or default_plugin_root()
     skills_dir = root / "skills" if (root / "skills").is_dir() else root
+    if heldout_path is not None:
+        _score_heldout(skills_dir, heldout_path, as_json)
+        return
     if requests:
         index = TriggerIndex(load_skill_docs(skills_dir))
         rows = [{"request": r, "picked": index.pick(r), "ranking": index.rank(r)[:3]} for r in requests]
@@ -86,4 +98,24 @@ def triggers(path: Path | None, requests: tuple[str, ...], as_json: bool) -> Non
             click.echo(f"{result.case.skill}: {expected} it: {result.case.request!r} -> {result.picked or '(none)'}")
         click.echo(f"{len(report.results)} requests, {len(report.failures)} picked the wrong skill")
     if report.failures:
+        raise SystemExit(1)
+
+
+def _score_heldout(skills_dir: Path, heldout_path: Path, as_json: bool) -> None:
+    from skillbox.skills.triggers import load_heldout_set, score_heldout
+
+    score = score_heldout(skills_dir, load_heldout_set(heldout_path))
+    if as_json:
+        click.echo(json.dumps(score.to_json(), indent=2, ensure_ascii=False))
+    else:
+        for case, picked in score.misses:
+            click.echo(f"{case.expect or '(none)'} <- {case.request!r} picked {picked or '(none)'}")
+        for name in score.unknown_skills:
+            click.echo(f"the set expects skill {name}, which the bundle does not have")
+        sealed = " (sealed: rates only)" if score.set.sealed else ""
+        click.echo(
+            f"{score.set.name}{sealed}: right skill {len(score.positives)} requests {score.right_skill:.1%}, "
+            f"near-misses left alone {len(score.near_misses)} requests {score.left_alone:.1%}"
+        )
+    if not score.meets_targets:
         raise SystemExit(1)

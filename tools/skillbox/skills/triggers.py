@@ -210,3 +210,112 @@ def evaluate(skills_dir: Path, min_score: float = MIN_SCORE) -> TriggerReport:
             runner_up = ranking[1][0] if len(ranking) > 1 else None
             report.results.append(TriggerResult(case, picked, runner_up))
     return report
+
+
+# ---- held-out sets ---------------------------------------------------------------------------------------------
+# A held-out set is requests written apart from the descriptions (tests/skills/heldout/): positives name the skill
+# they belong to, near-misses (`expect: null`) belong to no skill. A sealed set is only ever reported as rates, so
+# nobody tunes a description to one of its requests.
+
+TARGET_RIGHT_SKILL = 0.95  # positives that pick their own skill
+TARGET_LEFT_ALONE = 0.80  # near-misses that pick no skill
+
+
+@dataclass(frozen=True)
+class HeldOutCase:
+    request: str
+    expect: str | None
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class HeldOutSet:
+    name: str
+    sealed: bool
+    cases: tuple[HeldOutCase, ...]
+
+
+def load_heldout_set(path: Path) -> HeldOutSet:
+    """A held-out set file: {"name", "sealed", "cases": [{"request", "expect", "source"}, ...]}."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise NotFoundError(f"{path} does not exist") from None
+    except json.JSONDecodeError as err:
+        raise InvalidInputError(f"{path}: invalid JSON ({err})") from None
+    rows = data.get("cases") if isinstance(data, dict) else None
+    if not isinstance(rows, list) or not rows:
+        raise InvalidInputError(f"{path}: needs a non-empty 'cases' list")
+    cases = []
+    for i, row in enumerate(rows):
+        request = row.get("request") if isinstance(row, dict) else None
+        expect = row.get("expect") if isinstance(row, dict) else None
+        if not isinstance(request, str) or not request.strip() or not (expect is None or isinstance(expect, str)):
+            raise InvalidInputError(f"{path}: case {i} needs a 'request' string and an 'expect' skill or null")
+        cases.append(HeldOutCase(request, expect, str(row.get("source", ""))))
+    return HeldOutSet(str(data.get("name", Path(path).stem)), bool(data.get("sealed", False)), tuple(cases))
+
+
+@dataclass
+class HeldOutScore:
+    set: HeldOutSet
+    picks: list[tuple[HeldOutCase, str | None]]
+    unknown_skills: list[str]
+
+    @property
+    def positives(self) -> list[tuple[HeldOutCase, str | None]]:
+        return [(c, p) for c, p in self.picks if c.expect is not None]
+
+    @property
+    def near_misses(self) -> list[tuple[HeldOutCase, str | None]]:
+        return [(c, p) for c, p in self.picks if c.expect is None]
+
+    @property
+    def right_skill(self) -> float:
+        pos = self.positives
+        return sum(c.expect == p for c, p in pos) / len(pos) if pos else 1.0
+
+    @property
+    def left_alone(self) -> float:
+        near = self.near_misses
+        return sum(p is None for _, p in near) / len(near) if near else 1.0
+
+    @property
+    def meets_targets(self) -> bool:
+        return self.right_skill >= TARGET_RIGHT_SKILL and self.left_alone >= TARGET_LEFT_ALONE
+
+    @property
+    def misses(self) -> list[tuple[HeldOutCase, str | None]]:
+        """The cases scored wrong; empty for a sealed set, whose items are never shown."""
+        if self.set.sealed:
+            return []
+        return [(c, p) for c, p in self.picks if (p != c.expect if c.expect else p is not None)]
+
+    def to_json(self) -> dict:
+        out = {
+            "set": self.set.name,
+            "sealed": self.set.sealed,
+            "positives": len(self.positives),
+            "near_misses": len(self.near_misses),
+            "right_skill": round(self.right_skill, 4),
+            "left_alone": round(self.left_alone, 4),
+            "targets": {"right_skill": TARGET_RIGHT_SKILL, "left_alone": TARGET_LEFT_ALONE},
+            "meets_targets": self.meets_targets,
+            "unknown_skills": self.unknown_skills,
+        }
+        if not self.set.sealed:
+            out["misses"] = [{"request": c.request, "expect": c.expect, "picked": p} for c, p in self.misses]
+        return out
+
+
+def score_heldout(skills_dir: Path, heldout: HeldOutSet, min_score: float = MIN_SCORE) -> HeldOutScore:
+    """Pick a skill for every case of `heldout` over the bundle in `skills_dir`.
+
+    Skills a case expects but the bundle lacks are listed in `unknown_skills` (those cases can only fail), so a
+    renamed skill shows up as a named problem instead of a silent drop in the rate.
+    """
+    index = TriggerIndex(load_skill_docs(skills_dir))
+    names = {d.name for d in index.docs}
+    unknown = sorted({c.expect for c in heldout.cases if c.expect and c.expect not in names})
+    picks = [(case, index.pick(case.request, min_score)) for case in heldout.cases]
+    return HeldOutScore(heldout, picks, unknown)

@@ -1,0 +1,99 @@
+"""Held-out trigger sets: requests written apart from the descriptions, scored by the BM25 proxy.
+
+The sealed half is only ever reported as rates; these tests also make sure the command never prints its items.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from skillbox.cli.root import cli
+from skillbox.errors import InvalidInputError, NotFoundError
+from skillbox.skills.triggers import load_heldout_set, score_heldout
+from tests.skills.conftest import REPO, SKILLS
+
+HELDOUT = REPO / "tests" / "skills" / "heldout"
+SEALED, DEV = HELDOUT / "sealed.json", HELDOUT / "dev.json"
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, ["skills", "triggers", str(REPO), *args])
+
+
+def requests_of(path):
+    return [c.request for c in load_heldout_set(path).cases]
+
+
+def test_the_halves_are_disjoint_from_each_other_and_from_the_per_skill_evals():
+    sealed, dev = set(requests_of(SEALED)), set(requests_of(DEV))
+    evals = set()
+    for path in SKILLS.glob("*/evals/triggers.json"):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        evals |= set(data["should_trigger"]) | set(data["should_not_trigger"])
+    assert not sealed & dev
+    assert not (sealed | dev) & evals
+
+
+@pytest.mark.parametrize("path", [SEALED, DEV], ids=["sealed", "dev"])
+def test_each_half_has_ten_positives_per_skill_across_both_and_twenty_near_misses(path):
+    cases = load_heldout_set(path).cases
+    assert sum(c.expect is None for c in cases) >= 20
+    both = load_heldout_set(SEALED).cases + load_heldout_set(DEV).cases
+    skills = {c.expect for c in both if c.expect}
+    assert all(sum(c.expect == s for c in both) >= 10 for s in skills)
+
+
+def test_a_sealed_set_prints_rates_and_never_its_requests():
+    result = invoke("--set", str(SEALED))
+    for request in requests_of(SEALED):
+        assert request not in result.output
+    assert result.output.splitlines()[-1].startswith("sealed (sealed: rates only): right skill 84 requests ")
+    data = json.loads(invoke("--set", str(SEALED), "--json").output)
+    assert "misses" not in data and data["sealed"] is True
+    assert data["positives"] == 84 and data["near_misses"] == 24
+
+
+def test_a_dev_set_lists_each_miss_with_what_it_picked(tmp_path):
+    path = tmp_path / "mini.json"
+    path.write_text(
+        json.dumps(
+            {
+                "name": "mini",
+                "cases": [
+                    {"request": "帮我把这篇论文做成组会PPT", "expect": "paper-to-slides"},
+                    {"request": "make journal club slides from this paper", "expect": "paper-citations"},
+                    {"request": "book a table for two", "expect": None},
+                ],
+            }
+        )
+    )
+    result = invoke("--set", str(path))
+    assert result.exit_code == 1  # one positive in three is wrong: under the 95% target
+    assert result.output.splitlines() == [
+        "paper-citations <- 'make journal club slides from this paper' picked paper-to-slides",
+        "mini: right skill 2 requests 50.0%, near-misses left alone 1 requests 100.0%",
+    ]
+
+
+def test_a_set_naming_a_skill_the_bundle_lacks_says_so(tmp_path):
+    path = tmp_path / "renamed.json"
+    path.write_text(json.dumps({"name": "r", "cases": [{"request": "x y z", "expect": "no-such-skill"}]}))
+    score = score_heldout(SKILLS, load_heldout_set(path))
+    assert score.unknown_skills == ["no-such-skill"] and not score.meets_targets
+
+
+def test_bad_set_files_are_one_line_errors(tmp_path):
+    with pytest.raises(NotFoundError):
+        load_heldout_set(tmp_path / "missing.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"cases": [{"request": "", "expect": null}]}')
+    with pytest.raises(InvalidInputError, match="case 0"):
+        load_heldout_set(bad)
+    bad.write_text('{"cases": []}')
+    with pytest.raises(InvalidInputError, match="non-empty 'cases'"):
+        load_heldout_set(bad)
+    result = invoke("--set", str(tmp_path / "missing.json"))
+    assert result.exit_code == 1 and "does not exist" in result.output
