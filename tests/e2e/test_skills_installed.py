@@ -29,6 +29,7 @@ def test_plugin_details_lists_every_skill_and_command(run_claude, installed_plug
         "paper-figures/scripts/check_figure.py",
         "paper-citations/scripts/cite_tool.py",
         "literature-search/scripts/lit_query.py",
+        "paper-statistics/scripts/check_stats.py",
     ],
 )
 def test_skill_scripts_run_with_the_managed_python(plugin_venv, installed_plugin, script, tmp_path):

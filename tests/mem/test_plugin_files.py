@@ -1,4 +1,4 @@
-"""The plugin files for memory: hooks.json entries, the mem-search skill and the slash command cite real things."""
+"""The plugin files for memory: hooks.json entries, the memory skill and the slash command cite real things."""
 
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ def _mentioned_commands(text: str) -> list[list[str]]:
     return commands
 
 
-@pytest.mark.parametrize("path", ["skills/mem-search/SKILL.md", "commands/mem-search.md"])
+@pytest.mark.parametrize("path", ["skills/memory/SKILL.md", "commands/mem-search.md"])
 def test_cited_commands_and_flags_exist(path):
     text = (REPO / path).read_text()
     commands = _mentioned_commands(text)
@@ -81,7 +81,7 @@ def test_cited_commands_and_flags_exist(path):
 
 
 def test_skill_frontmatter_keeps_to_the_agent_skills_keys():
-    text = (REPO / "skills/mem-search/SKILL.md").read_text()
+    text = (REPO / "skills/memory/SKILL.md").read_text()
     front = text.split("---")[1]
     keys = {line.split(":")[0] for line in front.splitlines() if line and not line.startswith(" ")}
     assert keys <= {"name", "description", "license", "compatibility", "metadata", "allowed-tools"}

@@ -17,7 +17,8 @@ def test_sample_figure_becomes_a_checked_deck(tmp_path):
     assert report.ok, report.lines
     assert report.lines[0] == "check_figure.py: 1 figure(s), 0 error(s)"
     assert any(line == "check_deck.py: 0 error(s), 0 warning(s)" for line in report.lines)
-    assert any(line.startswith("trigger evals:") and line.endswith("0 picked the wrong skill") for line in report.lines)
+    assert any(line.startswith("trigger evals:") and line.endswith("right, BM25 proxy)") for line in report.lines)
+    assert any(line.startswith("held-out sealed set: right skill ") for line in report.lines)
     assert [p.name for p in report.outputs] == ["fig1.pdf", "journal-club.pptx"]
     slides = Presentation(str(tmp_path / "journal-club.pptx")).slides
     assert len(slides) == 4

@@ -8,6 +8,7 @@ import shutil
 from click.testing import CliRunner
 
 from skillbox.cli.root import cli
+from skillbox.skills.triggers import evaluate
 from tests.skills.conftest import REPO, SKILLS
 
 
@@ -20,10 +21,14 @@ def count_cases(skills) -> int:
     return sum(len(data["should_trigger"]) + len(data["should_not_trigger"]) for data in files)
 
 
-def test_bundle_evals_pass_and_are_counted():
+def test_bundle_evals_are_counted_and_stay_above_the_floor():
     result = invoke(str(REPO))
     assert result.exit_code == 0, result.output
-    assert result.output == f"{count_cases(SKILLS)} requests, 0 picked the wrong skill\n"
+    report = evaluate(SKILLS)
+    assert result.output.splitlines()[-1] == (
+        f"{count_cases(SKILLS)} requests, {len(report.failures)} picked the wrong skill "
+        f"({report.right_share:.1%} right, floor 85%)"
+    )
 
 
 def test_a_request_shows_the_pick_and_the_runners_up():
@@ -35,16 +40,19 @@ def test_a_request_shows_the_pick_and_the_runners_up():
     assert second["picked"] is None
 
 
-def test_a_confused_eval_fails_with_the_request_named(tmp_path):
+def test_a_confused_bundle_fails_with_each_request_named(tmp_path):
     skills = tmp_path / "skills"
     shutil.copytree(SKILLS, skills)
-    evals = skills / "paper-writing" / "evals" / "triggers.json"
-    data = json.loads(evals.read_text())
-    data["should_trigger"].append("Polish the English of my abstract")
-    evals.write_text(json.dumps(data))
+    for evals in skills.glob("*/evals/triggers.json"):
+        evals.unlink()
+    evals = {
+        "should_trigger": ["Draft the Discussion from my notes", "帮我把这篇论文做成组会PPT"],
+        "should_not_trigger": [],
+    }
+    (skills / "paper-writing" / "evals" / "triggers.json").write_text(json.dumps(evals, ensure_ascii=False))
     result = invoke(str(tmp_path))
     assert result.exit_code == 1
     assert result.output.splitlines() == [
-        "paper-writing: should pick it: 'Polish the English of my abstract' -> paper-polishing",
-        f"{count_cases(skills)} requests, 1 picked the wrong skill",
+        "paper-writing: should pick it: '帮我把这篇论文做成组会PPT' -> paper-to-slides",
+        "2 requests, 1 picked the wrong skill (50.0% right, floor 85%)",
     ]

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from skillbox.cli.root import cli
 from skillbox.errors import InvalidInputError, NotFoundError
-from skillbox.skills.triggers import load_heldout_set, score_heldout
+from skillbox.skills.triggers import TARGET_LEFT_ALONE, TARGET_RIGHT_SKILL, load_heldout_set, score_heldout
 from tests.skills.conftest import REPO, SKILLS
 
 HELDOUT = REPO / "tests" / "skills" / "heldout"
@@ -97,3 +97,20 @@ def test_bad_set_files_are_one_line_errors(tmp_path):
         load_heldout_set(bad)
     result = invoke("--set", str(tmp_path / "missing.json"))
     assert result.exit_code == 1 and "does not exist" in result.output
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="sealed half measured at 89.3% right skill (target 95%) and 95.8% near-misses left alone (target 80%) "
+    "after tuning on the dev half only; remove this mark when the bundle meets both",
+)
+def test_the_sealed_half_meets_its_targets():
+    score = score_heldout(SKILLS, load_heldout_set(SEALED))
+    assert score.unknown_skills == []
+    assert score.right_skill >= TARGET_RIGHT_SKILL and score.left_alone >= TARGET_LEFT_ALONE
+
+
+def test_the_dev_half_meets_the_targets_it_was_tuned_on():
+    score = score_heldout(SKILLS, load_heldout_set(DEV))
+    assert score.unknown_skills == []
+    assert score.meets_targets, score.misses

@@ -61,7 +61,8 @@ def triggers(path: Path | None, requests: tuple[str, ...], heldout_path: Path | 
     """Check which skill each request would pick, judged only by the skills' descriptions (offline, BM25).
 
     Without --request, scores every skill's evals/triggers.json: requests that should trigger a skill must pick
-    it, near misses must not. Exits 1 when any request picks the wrong skill. With --set, scores a held-out set
+    it, near misses must not. These evals were written next to the descriptions, so they are development
+    material: exits 1 when fewer than 85% are right. With --set, scores a held-out set
     (tests/skills/heldout/) and exits 1 when it misses its targets (95% right skill, 80% near-misses left alone).
     The score is a BM25 proxy for Claude's choice, not the model itself.
 
@@ -71,7 +72,7 @@ def triggers(path: Path | None, requests: tuple[str, ...], heldout_path: Path | 
       skillbox skills triggers --request "make slides from this paper" --json
       skillbox skills triggers --set tests/skills/heldout/sealed.json
     """
-    from skillbox.skills.triggers import TriggerIndex, evaluate, load_skill_docs
+    from skillbox.skills.triggers import EVALS_FLOOR, TriggerIndex, evaluate, load_skill_docs
     from skillbox.skills.validate import default_plugin_root
 
     root = path or default_plugin_root()
@@ -96,8 +97,11 @@ def triggers(path: Path | None, requests: tuple[str, ...], heldout_path: Path | 
         for result in report.failures:
             expected = "should pick" if result.case.should_trigger else "should not pick"
             click.echo(f"{result.case.skill}: {expected} it: {result.case.request!r} -> {result.picked or '(none)'}")
-        click.echo(f"{len(report.results)} requests, {len(report.failures)} picked the wrong skill")
-    if report.failures:
+        click.echo(
+            f"{len(report.results)} requests, {len(report.failures)} picked the wrong skill "
+            f"({report.right_share:.1%} right, floor {EVALS_FLOOR:.0%})"
+        )
+    if not report.meets_floor:
         raise SystemExit(1)
 
 
