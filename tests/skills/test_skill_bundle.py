@@ -143,6 +143,26 @@ def test_every_planned_skill_and_command_exists():
     assert set(EXPECTED_COMMANDS) <= {p.stem for p in COMMANDS.glob("*.md")}
 
 
+# Characters the bundle's `- skillbox:<name>: <description>` lines may take in Claude Code's skill listing.
+# Measured with Claude Code 2.1.332 (tests/e2e/test_skill_listing.py): the whole listing, built-in entries included,
+# holds about 28.8k characters; 40 user skills of 440 characters leave the bundle a little over 5.3k before its
+# last entries turn into bare names. This fast check keeps the descriptions from creeping back up.
+LISTING_BUDGET = 5000
+
+
+def listing_chars() -> int:
+    lines = [
+        f"- skillbox:{split_frontmatter(p)[0]['name']}: {split_frontmatter(p)[0]['description']}"
+        for p in sorted(SKILLS.glob("*/SKILL.md"))
+    ]
+    lines += [f"- skillbox:{p.stem}: {split_frontmatter(p)[0]['description']}" for p in sorted(COMMANDS.glob("*.md"))]
+    return sum(len(line) + 1 for line in lines)
+
+
+def test_the_bundle_fits_its_share_of_the_skill_listing():
+    assert listing_chars() <= LISTING_BUDGET
+
+
 def test_no_skill_shares_its_name_with_a_slash_command():
     """Claude Code lists a command and a skill of the same name as ONE entry, the command's: the skill's
     description would never reach the model."""
