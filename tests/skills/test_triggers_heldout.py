@@ -101,7 +101,7 @@ def test_bad_set_files_are_one_line_errors(tmp_path):
 
 @pytest.mark.xfail(
     strict=True,
-    reason="sealed half measured at 89.3% right skill (target 95%) and 95.8% near-misses left alone (target 80%) "
+    reason="sealed half measured at 88.1% right skill (target 95%) and 95.8% near-misses left alone (target 80%) "
     "after tuning on the dev half only; remove this mark when the bundle meets both",
 )
 def test_the_sealed_half_meets_its_targets():
