@@ -5,6 +5,7 @@ The sealed half is only ever reported as rates; these tests also make sure the c
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pytest
@@ -25,6 +26,15 @@ def invoke(*args):
 
 def requests_of(path):
     return [c.request for c in load_heldout_set(path).cases]
+
+
+# The sealed half as committed in c029ce3, before any description was changed. Editing it (to drop a request the
+# bundle gets wrong, say) would turn it into a tuning set; a new sealed set needs a new file and a new history.
+SEALED_SHA256 = "b528d3a766a3e4ba2f141c62408cd644c7bb7c4b49078d4e4f0572fb718972c9"
+
+
+def test_the_sealed_half_is_the_one_committed_before_tuning():
+    assert hashlib.sha256(SEALED.read_bytes()).hexdigest() == SEALED_SHA256
 
 
 def test_the_halves_are_disjoint_from_each_other_and_from_the_per_skill_evals():
