@@ -178,6 +178,7 @@ def test_frontmatter_keys_name_and_description_budget(skill):
     assert 200 <= len(description) <= MAX_DESCRIPTION, len(description)
     assert re.search(r"^description: \"", raw, flags=re.MULTILINE), "quote the description (strict YAML)"
     assert "Use when" in description, "say when to use it, not only what it does"
+    assert re.search(r"[\u4e00-\u9fff]", description), "give the Chinese words users type too"
     assert "<" not in description and ">" not in description
     if "allowed-tools" in meta:
         assert isinstance(meta["allowed-tools"], str) and "," not in meta["allowed-tools"]
