@@ -307,3 +307,12 @@ def test_a_title_only_slide_is_mostly_empty(tmp_path):
         box.text_frame.text = "Methods"
 
     assert "slide_mostly_empty" in _deck_with(tmp_path, build)
+
+
+def test_text_measure_treats_cjk_as_twice_as_wide_as_latin(capsys):
+    slide_text = load_script("paper-to-slides", "slide_text")
+    latin = slide_text.paragraph_height_pt("a" * 40, 20, 200)  # 20 em in a 10 em line: two lines
+    cjk = slide_text.paragraph_height_pt("肠" * 20, 20, 200)  # 20 em of CJK: also two lines
+    assert latin == cjk == 2 * 20 * slide_text.LINE_SPACING
+    assert slide_text.main(["The question the paper asks", "--size", "32", "--width-in", "12.1"]) == 0
+    assert capsys.readouterr().out.startswith("1 line(s)")

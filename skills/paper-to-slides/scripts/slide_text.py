@@ -23,3 +23,24 @@ def paragraph_height_pt(text: str, size_pt: float, width_pt: float, space_after_
     per_line = max(width_pt / size_pt, 1.0)
     lines = max(1, -(-int(text_em(text)) // int(per_line))) if text else 1
     return lines * size_pt * LINE_SPACING + space_after_pt
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure one line of slide text by hand: will this title or bullet fit its box?"""
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Estimate the height slide text needs when wrapped into a box.")
+    parser.add_argument("text")
+    parser.add_argument("--size", type=float, default=20.0, help="font size in pt (default 20)")
+    parser.add_argument("--width-in", type=float, default=12.1, help="box width in inches (default 12.1: full width)")
+    args = parser.parse_args(argv)
+    if args.size <= 0 or args.width_in <= 0:
+        parser.error("--size and --width-in must be positive")
+    height = paragraph_height_pt(args.text, args.size, args.width_in * 72)
+    lines = round(height / (args.size * LINE_SPACING))
+    print(f"{lines} line(s), {height / 72:.2f} in tall at {args.size:g} pt in a {args.width_in:g} in box")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
