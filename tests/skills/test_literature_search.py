@@ -17,7 +17,7 @@ def replay(fixtures_dir):
     """Answer each service URL with a recorded body; remember what was asked."""
     folder = fixtures_dir / "litsearch"
 
-    def make(esearch="esearch.json"):
+    def make(esearch="esearch.json", esummary="esummary.json"):
         asked: list[str] = []
 
         def fetch(url: str) -> str:
@@ -25,7 +25,7 @@ def replay(fixtures_dir):
             if "esearch.fcgi" in url:
                 return (folder / esearch).read_text()
             if "esummary.fcgi" in url:
-                return (folder / "esummary.json").read_text()
+                return (folder / esummary).read_text()
             if url.startswith(lit.CROSSREF):
                 return (folder / "crossref_works.json").read_text()
             if url.startswith(lit.ARXIV):
@@ -66,7 +66,13 @@ def test_pubmed_search_runs_esearch_then_esummary_with_key_and_dates(replay, cap
         "year": 2015,
         "doi": "10.1038/nature14539",
         "url": "https://pubmed.ncbi.nlm.nih.gov/26017442/",
+        "kind": "journal-article",
+        "related": [],
+        "flags": [],
+        "duplicates": [],
     }
+    assert out["querytranslation"] == '"deep learning"[MeSH Terms] OR "deep learning"[All Fields]'
+    assert out["warnings"] == []
     assert second["doi"] == "" and second["authors"] == ["Example A"]  # collective names are not people
 
 
@@ -92,7 +98,9 @@ def test_pubmed_without_hits_skips_esummary(replay, capsys):
     fetch = replay("esearch_empty.json")
     assert lit.main(["pubmed", "zzzqqq"], fetch, {}, lambda s: None) == 0
     assert len(fetch.asked) == 1
-    assert capsys.readouterr().out == "# pubmed: 0 of 0\n"
+    assert capsys.readouterr().out == (
+        "# query translation: zzzqqq[All Fields]\n# warning: No items found.\n# pubmed: 0 of 0\n"
+    )
 
 
 def test_pubmed_query_error_is_one_line_exit_1(replay, capsys):
@@ -146,3 +154,60 @@ def test_merge_drops_the_preprint_of_a_published_paper(replay, tmp_path, capsys)
         "arXiv:1706.03762v7",
     ]
     assert merged["total"] == 4
+
+
+def test_pubmed_translation_and_every_warning_are_printed(replay, capsys):
+    fetch = replay("esearch_warnings.json", "esummary_retracted.json")
+    assert (
+        lit.main(["pubmed", 'covid and hydroxychloroquine "registry analysys" zzqxv[tiabx]'], fetch, {}, lambda s: None)
+        == 0
+    )
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-7:] == [
+        '# query translation: ("covid 19"[MeSH Terms] OR "covid"[All Fields]) AND "hydroxychloroquine"[All Fields]',
+        "# warning: phrase not found: zzqxv",
+        "# warning: field not found: [tiabx]",
+        "# warning: phrase ignored: and",
+        '# warning: quoted phrase not found: "registry analysys"',
+        "# warning: Quoted phrase not found.",
+        "# pubmed: 1 of 12",
+    ]
+
+
+def test_pubmed_retracted_publications_are_flagged(replay, capsys):
+    fetch = replay("esearch_warnings.json", "esummary_retracted.json")
+    assert lit.main(["pubmed", "x", "--json"], fetch, {}, lambda s: None) == 0
+    (record,) = json.loads(capsys.readouterr().out)["records"]
+    assert record["flags"] == ["retracted"] and record["doi"] == "10.1016/s0140-6736(20)31180-6"
+    assert lit.main(["pubmed", "x"], fetch, {}, lambda s: None) == 0
+    assert capsys.readouterr().out.splitlines()[0].endswith("\tretracted")
+
+
+def test_entities_in_titles_are_decoded():
+    (record,) = lit.parse_crossref(
+        '{"message": {"total-results": 1, "items": [{"DOI": "10.1/x", "title": ["R&amp;D in <i>E. coli</i>"],'
+        ' "container-title": ["Cells &amp; Systems"]}]}}'
+    ).records
+    assert (record.title, record.venue) == ("R&D in E. coli", "Cells & Systems")
+
+
+def test_crossref_relation_links_versions():
+    (record,) = lit.parse_crossref(
+        '{"message": {"items": [{"DOI": "10.1101/2020.01.01.1", "type": "posted-content", "title": ["T"],'
+        ' "relation": {"is-preprint-of": [{"id-type": "doi", "id": "10.1038/S41586-020-1", "asserted-by": "subject"}],'
+        ' "cites": [{"id-type": "doi", "id": "10.1/other"}]}}]}}'
+    ).records
+    assert (record.kind, record.related) == ("preprint", ["10.1038/s41586-020-1"])
+
+
+def test_merge_keeps_one_record_per_work_across_years_and_prefers_the_published_one(fixtures_dir, capsys):
+    saved = str(fixtures_dir / "litsearch" / "versions.json")
+    assert lit.main(["merge", saved, "--json"], None, {}, lambda s: None) == 0
+    merged = {r["id"]: r for r in json.loads(capsys.readouterr().out)["records"]}
+    # an arXiv preprint (2020) and its proceedings version (2021): same title, same first author
+    assert merged["DOI:10.5555/neurips.2021.ddpm"]["duplicates"] == ["arXiv:2006.11239v2"]
+    # a bioRxiv preprint (2019) retitled on publication (2022), linked only by Crossref's relation
+    assert merged["DOI:10.5555/journal.2022.99"]["duplicates"] == ["DOI:10.5555/biorxiv.2019.01"]
+    # different works are never merged: two Chinese titles, two "Introduction"s by different authors
+    assert {"DOI:10.5555/zh.1", "DOI:10.5555/zh.2", "DOI:10.5555/intro.a", "DOI:10.5555/intro.b"} <= set(merged)
+    assert len(merged) == 6

@@ -29,7 +29,12 @@ def spec_dir(tmp_path):
         "date": "2026-11-30",
         "language": "zh",
         "slides": [
-            {"layout": "section", "title": "背景：为什么免疫治疗只对部分病人有效", "notes": "两分钟讲清问题。"},
+            {
+                "layout": "section",
+                "title": "背景：为什么免疫治疗只对部分病人有效",
+                "subtitle": "只有约三成病人对 PD-1 抑制剂有反应",
+                "notes": "两分钟讲清问题。",
+            },
             {
                 "layout": "figure",
                 "title": "Responders carry more Bifidobacterium",
@@ -117,7 +122,10 @@ def test_check_finds_stretched_offslide_tiny_and_template_text(spec_dir):
 def test_figure_without_source_and_overfull_slide_are_flagged(spec_dir):
     spec = json.loads((spec_dir / "deck.json").read_text())
     spec["slides"][1].pop("caption")
-    spec["slides"][4]["bullets"] = [f"Point number {i} with several extra words to read aloud" for i in range(14)]
+    spec["slides"][4]["bullets"] = [
+        f"Point number {i} with several extra words to read aloud, and then a second clause that wraps the line"
+        for i in range(14)
+    ]
     out = spec_dir / "busy.pptx"
     build_deck.build_deck(spec, out, spec_dir)
     codes = {(f.slide, f.code) for f in check_deck.check_deck(out)}
@@ -147,3 +155,164 @@ def test_bad_spec_is_a_one_line_error(spec_dir, change, message):
     assert result.returncode == 2
     assert result.stderr.startswith(f"Error: {message}")
     assert not (spec_dir / "x.pptx").exists()
+
+
+# --- bullets, layouts and the checks that keep a deck readable ---------------------------------------------
+
+A_NS = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
+
+
+def _body_paragraphs(slide):
+    body = next(s for s in slide.shapes if s.name == "Body")
+    return [p for p in body.text_frame.paragraphs if p.text.strip()]
+
+
+def test_bullets_are_paragraph_bullets_with_hanging_indents_in_both_scripts(spec_dir):
+    out = spec_dir / "talk.pptx"
+    spec = json.loads((spec_dir / "deck.json").read_text())
+    spec["slides"][4]["bullets"] = [
+        "Why do only a third of melanoma patients respond to anti-PD-1 therapy, even when tumours look alike?",
+        "肠道菌群是否决定了免疫治疗的效果？这是一个跨越多个队列、多个国家的问题",
+        ["Two cohorts, 42 and 112 patients"],
+    ]
+    build_deck.build_deck(spec, out, spec_dir)
+    paragraphs = _body_paragraphs(Presentation(str(out)).slides[5])
+    glyphs, margins = [], []
+    for para in paragraphs:
+        ppr = para._p.pPr
+        assert not para.text.startswith(("•", "–"))  # the glyph is not typed into the text
+        glyphs.append(ppr.find(f"{A_NS}buChar").get("char"))
+        assert ppr.find(f"{A_NS}buFont").get("typeface") == "Arial"  # same glyph font for Chinese and English
+        margin, indent = int(ppr.get("marL")), int(ppr.get("indent"))
+        assert indent < 0 and margin >= -indent  # the glyph hangs left of the text, inside the box
+        margins.append(margin)
+    assert glyphs == ["•", "•", "–"]
+    assert margins[0] == margins[1] < margins[2]  # both scripts at one indent; the sub-level deeper
+
+
+def test_body_text_grows_to_use_the_slide_and_shrinks_to_fit(spec_dir):
+    spec = json.loads((spec_dir / "deck.json").read_text())
+    out = spec_dir / "talk.pptx"
+    spec["slides"][4]["bullets"] = ["Diet?", "Antibiotics?"]
+    build_deck.build_deck(spec, out, spec_dir)
+    few = _body_paragraphs(Presentation(str(out)).slides[5])[0].runs[0].font.size.pt
+    spec["slides"][4]["bullets"] = [
+        f"Point {i}: a longer sentence that needs most of one line, then some more" for i in range(7)
+    ]
+    build_deck.build_deck(spec, out, spec_dir)
+    many = _body_paragraphs(Presentation(str(out)).slides[5])[0].runs[0].font.size.pt
+    assert few == 28 and 18 <= many < few
+
+
+def test_section_key_result_and_table_layouts_carry_content(spec_dir):
+    spec = json.loads((spec_dir / "deck.json").read_text())
+    spec["slides"] += [
+        {"layout": "section", "title": "Results", "subtitle": "Three experiments", "notes": "n"},
+        {"layout": "key_result", "title": "Three times more", "result": "3.0×", "detail": "p = 0.002", "notes": "n"},
+        {
+            "layout": "table",
+            "title": "Cohorts",
+            "table": {"header": ["Cohort", "n"], "rows": [["Chicago", "42"], ["Houston", "112"]]},
+            "caption": "Table 1 | Lee et al.",
+            "notes": "n",
+        },
+    ]
+    out = spec_dir / "talk.pptx"
+    build_deck.build_deck(spec, out, spec_dir)
+    slides = Presentation(str(out)).slides
+    agenda = next(s for s in slides[6].shapes if s.name == "Agenda").text_frame
+    assert [p.text for p in agenda.paragraphs] == ["1  背景：为什么免疫治疗只对部分病人有效", "2  Results"]
+    assert agenda.paragraphs[1].runs[0].font.bold and not agenda.paragraphs[0].runs[0].font.bold
+    callout = next(s for s in slides[7].shapes if s.name == "Callout").text_frame
+    assert callout.paragraphs[0].text == "3.0×" and callout.paragraphs[0].runs[0].font.size.pt == 54
+    table = next(s for s in slides[8].shapes if s.has_table).table
+    assert [[table.cell(r, c).text for c in range(2)] for r in range(3)] == [
+        ["Cohort", "n"],
+        ["Chicago", "42"],
+        ["Houston", "112"],
+    ]
+    assert check_deck.check_deck(out) == []
+
+
+def test_a_ragged_table_is_a_one_line_spec_error(spec_dir):
+    spec = json.loads((spec_dir / "deck.json").read_text())
+    spec["slides"].append({"layout": "table", "title": "T", "table": {"header": ["a", "b"], "rows": [["1"]]}})
+    with pytest.raises(build_deck.SpecError, match="slide 7: every table row needs 2 cells"):
+        build_deck.validate_spec(spec)
+
+
+def _deck_with(tmp_path, build):
+    prs = Presentation()
+    prs.slide_width, prs.slide_height = Inches(13.333), Inches(7.5)
+    for _ in range(2):
+        prs.slides.add_slide(prs.slide_layouts[6])
+    build(prs.slides[1])
+    prs.slides[1].notes_slide.notes_text_frame.text = "notes"
+    path = tmp_path / "made.pptx"
+    prs.save(str(path))
+    return {f.code: f for f in check_deck.check_deck(path) if f.slide == 2}
+
+
+def test_typed_bullets_are_flagged(tmp_path):
+    def build(slide):
+        box = slide.shapes.add_textbox(Inches(0.6), Inches(1.5), Inches(12), Inches(5))
+        box.text_frame.text = "• First point with data\n• 第二点\n• Third"
+
+    found = _deck_with(tmp_path, build)
+    assert "typed_bullets" in found and "3 bullet(s)" in found["typed_bullets"].message
+
+
+def _noise(size):
+    import numpy as np
+
+    return Image.fromarray((np.random.default_rng(1).random((size[1], size[0], 3)) * 255).astype("uint8"))
+
+
+def test_an_upscaled_thumbnail_is_caught_and_a_real_figure_is_not(tmp_path):
+    _noise((1600, 900)).save(tmp_path / "real.png")
+    _noise((300, 169)).resize((1600, 900), Image.Resampling.BICUBIC).save(tmp_path / "upscaled.png")
+
+    def place(name):
+        return lambda slide: slide.shapes.add_picture(
+            str(tmp_path / name), Inches(0.6), Inches(1.0), Inches(12.1), Inches(6.8)
+        )
+
+    assert "image_low_resolution" not in _deck_with(tmp_path, place("real.png"))
+    found = _deck_with(tmp_path, place("upscaled.png"))
+    assert "upscaled" in found["image_low_resolution"].message
+    assert found["image_low_resolution"].severity == "error"  # ~300 px of detail across 11 in
+
+
+def test_a_small_image_blown_up_on_the_slide_is_caught(tmp_path):
+    _noise((300, 169)).save(tmp_path / "thumb.png")
+    found = _deck_with(
+        tmp_path,
+        lambda slide: slide.shapes.add_picture(str(tmp_path / "thumb.png"), Inches(1), Inches(1.5), Inches(6)),
+    )
+    assert found["image_low_resolution"].severity == "warning" and "50 ppi" in found["image_low_resolution"].message
+
+
+def test_edges_that_almost_line_up_are_flagged(tmp_path):
+    def build(slide):
+        slide.shapes.add_textbox(Inches(0.6), Inches(1.5), Inches(6), Inches(1)).text_frame.text = "A claim"
+        slide.shapes.add_textbox(Inches(0.72), Inches(3.0), Inches(6), Inches(1)).text_frame.text = "Its evidence"
+
+    assert "misaligned" in _deck_with(tmp_path, build)
+
+
+def test_a_title_only_slide_is_mostly_empty(tmp_path):
+    def build(slide):
+        box = slide.shapes.add_textbox(Inches(0.6), Inches(0.35), Inches(12), Inches(0.95))
+        box.name = "Title"
+        box.text_frame.text = "Methods"
+
+    assert "slide_mostly_empty" in _deck_with(tmp_path, build)
+
+
+def test_text_measure_treats_cjk_as_twice_as_wide_as_latin(capsys):
+    slide_text = load_script("paper-to-slides", "slide_text")
+    latin = slide_text.paragraph_height_pt("a" * 40, 20, 200)  # 20 em in a 10 em line: two lines
+    cjk = slide_text.paragraph_height_pt("肠" * 20, 20, 200)  # 20 em of CJK: also two lines
+    assert latin == cjk == 2 * 20 * slide_text.LINE_SPACING
+    assert slide_text.main(["The question the paper asks", "--size", "32", "--width-in", "12.1"]) == 0
+    assert capsys.readouterr().out.startswith("1 line(s)")

@@ -8,7 +8,13 @@ so a search is reproducible: the exact query string, the date window and the hit
     skillbox-python lit_query.py arxiv 'ti:"diffusion model" AND cat:cs.CV' --max 20
     skillbox-python lit_query.py merge pubmed.json crossref.json      # de-duplicate saved --json outputs
 
-Every search prints the records (TSV, or --json) and a final "# source: N of TOTAL" line. Rate limits: PubMed 3
+Every search prints the records (TSV, or --json) and a final "# source: N of TOTAL" line. PubMed searches also print
+how PubMed translated the query ("# query translation: ...") and every warning or error it raised about it
+("# warning: ..."): a phrase PubMed ignored or could not find changes what the hit count means. Records PubMed
+marks as retracted (publication type "Retracted Publication") carry the flag "retracted". `merge` keeps one record
+per work: the same DOI, a Crossref preprint/published `relation`, or the same title (in any script) with an
+overlapping first author within three years; the published version wins over a preprint and the ids it absorbed
+are listed in `duplicates`. Rate limits: PubMed 3
 requests/s, or 10/s with NCBI_API_KEY set; arXiv one request every 3 s; Crossref is polite with CROSSREF_MAILTO.
 Exit 0 on success, 1 when a service fails, 2 on usage errors.
 """
@@ -16,11 +22,13 @@ Exit 0 on success, 1 when a service fails, 2 on usage errors.
 from __future__ import annotations
 
 import argparse
+import html
 import json
 import os
 import re
 import sys
 import time
+import unicodedata
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -49,6 +57,25 @@ class Record:
     year: int | None = None
     doi: str = ""
     url: str = ""
+    kind: str = ""  # "preprint" for arXiv and Crossref posted-content, else the source's type
+    related: list[str] = field(default_factory=list)  # DOIs of other versions (Crossref relation, arXiv's own DOI)
+    flags: list[str] = field(default_factory=list)  # "retracted"
+    duplicates: list[str] = field(default_factory=list)  # ids merged into this record by `merge`
+
+
+@dataclass
+class Search:
+    """One service's answer: its records, its total hit count and what it said about the query."""
+
+    records: list[Record]
+    total: int
+    translation: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+
+def clean_text(text: str) -> str:
+    """Titles arrive with JATS/HTML tags and entities (`<i>`, `&amp;`); keep what a reader sees."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", text or "")).split())
 
 
 class Throttle:
@@ -105,14 +132,26 @@ def esearch_url(query: str, retmax: int, mindate: str | None, maxdate: str | Non
     return EUTILS + "esearch.fcgi?" + urllib.parse.urlencode(params)
 
 
-def parse_esearch(text: str) -> tuple[list[str], int]:
+def parse_esearch(text: str) -> tuple[list[str], int, str, list[str]]:
+    """ids, hit count, PubMed's translation of the query, and its warnings/errors about the query."""
     try:
         result = json.loads(text)["esearchresult"]
     except (json.JSONDecodeError, KeyError):
         raise ServiceError("PubMed esearch returned an unexpected body") from None
     if "ERROR" in result:
         raise ServiceError(f"PubMed rejected the query: {result['ERROR']}")
-    return result.get("idlist", []), int(result.get("count", 0))
+    warnings = []
+    labels = {
+        "phrasesnotfound": "phrase not found",
+        "fieldsnotfound": "field not found",
+        "phrasesignored": "phrase ignored",
+        "quotedphrasesnotfound": "quoted phrase not found",
+    }
+    for group in ("errorlist", "warninglist"):
+        for key, values in (result.get(group) or {}).items():
+            for value in values or []:
+                warnings.append(value if key == "outputmessages" else f"{labels.get(key, key)}: {value}")
+    return result.get("idlist", []), int(result.get("count", 0)), result.get("querytranslation", ""), warnings
 
 
 def parse_esummary(text: str) -> list[Record]:
@@ -128,26 +167,28 @@ def parse_esummary(text: str) -> list[Record]:
             Record(
                 source="pubmed",
                 id=f"PMID:{uid}",
-                title=doc.get("title", "").rstrip("."),
+                title=clean_text(doc.get("title", "")).rstrip("."),
                 authors=[a["name"] for a in doc.get("authors", []) if a.get("authtype", "Author") == "Author"],
                 venue=doc.get("fulljournalname") or doc.get("source", ""),
                 year=_year(doc.get("pubdate", "")),
                 doi=(ids.get("doi") or "").lower(),
                 url=f"https://pubmed.ncbi.nlm.nih.gov/{uid}/",
+                kind="journal-article",
+                flags=["retracted"] if "Retracted Publication" in (doc.get("pubtype") or []) else [],
             )
         )
     return records
 
 
-def search_pubmed(query, retmax, mindate, maxdate, sort, fetch: Fetch, throttle: Throttle, env=os.environ):
+def search_pubmed(query, retmax, mindate, maxdate, sort, fetch: Fetch, throttle: Throttle, env=os.environ) -> Search:
     base = pubmed_params(env.get("NCBI_API_KEY"), env.get("NCBI_EMAIL"))
     throttle.wait()
-    ids, total = parse_esearch(fetch(esearch_url(query, retmax, mindate, maxdate, sort, base)))
+    ids, total, translation, warnings = parse_esearch(fetch(esearch_url(query, retmax, mindate, maxdate, sort, base)))
     if not ids:
-        return [], total
+        return Search([], total, translation, warnings)
     throttle.wait()
     summary = EUTILS + "esummary.fcgi?" + urllib.parse.urlencode({**base, "db": "pubmed", "id": ",".join(ids)})
-    return parse_esummary(fetch(summary)), total
+    return Search(parse_esummary(fetch(summary)), total, translation, warnings)
 
 
 # --- Crossref -------------------------------------------------------------------------------------------------
@@ -169,7 +210,22 @@ def crossref_url(query: str, rows: int, from_year: int | None, until_year: int |
     return CROSSREF + "?" + urllib.parse.urlencode(params)
 
 
-def parse_crossref(text: str) -> tuple[list[Record], int]:
+RELATIONS = ("is-preprint-of", "has-preprint", "is-version-of", "has-version", "is-identical-to")
+
+
+def _related_dois(item: dict) -> list[str]:
+    relation = item.get("relation") or {}
+    return sorted(
+        {
+            str(link.get("id", "")).lower()
+            for name in RELATIONS
+            for link in relation.get(name) or []
+            if link.get("id-type") == "doi" and link.get("id")
+        }
+    )
+
+
+def parse_crossref(text: str) -> Search:
     try:
         message = json.loads(text)["message"]
         items = message["items"]
@@ -182,15 +238,17 @@ def parse_crossref(text: str) -> tuple[list[Record], int]:
             Record(
                 source="crossref",
                 id=f"DOI:{item.get('DOI', '').lower()}",
-                title=re.sub(r"<[^>]+>", "", (item.get("title") or [""])[0]),
+                title=clean_text((item.get("title") or [""])[0]),
                 authors=[f"{a.get('family', '')} {a.get('given', '')}".strip() for a in item.get("author", [])],
-                venue=(item.get("container-title") or [""])[0],
+                venue=clean_text((item.get("container-title") or [""])[0]),
                 year=parts[0][0] if parts and parts[0] else None,
                 doi=item.get("DOI", "").lower(),
                 url=item.get("URL", ""),
+                kind="preprint" if item.get("type") == "posted-content" else item.get("type", ""),
+                related=_related_dois(item),
             )
         )
-    return records, int(message.get("total-results", len(records)))
+    return Search(records, int(message.get("total-results", len(records))))
 
 
 # --- arXiv ----------------------------------------------------------------------------------------------------
@@ -201,7 +259,7 @@ def arxiv_url(query: str, max_results: int, sort: str) -> str:
     return ARXIV + "?" + urllib.parse.urlencode(params)
 
 
-def parse_arxiv(text: str) -> tuple[list[Record], int]:
+def parse_arxiv(text: str) -> Search:
     try:
         root = ET.fromstring(text)
     except ET.ParseError:
@@ -215,49 +273,105 @@ def parse_arxiv(text: str) -> tuple[list[Record], int]:
             Record(
                 source="arxiv",
                 id=f"arXiv:{arxiv_id}",
-                title=" ".join(entry.findtext("a:title", "", ATOM).split()),
+                title=clean_text(entry.findtext("a:title", "", ATOM)),
                 authors=[a.findtext("a:name", "", ATOM) for a in entry.findall("a:author", ATOM)],
                 venue=(entry.findtext("arxiv:journal_ref", "", ATOM) or "arXiv").strip(),
                 year=_year(entry.findtext("a:published", "", ATOM)),
                 doi=(entry.findtext("arxiv:doi", "", ATOM) or "").strip().lower(),
                 url=abs_url,
+                kind="preprint",
+                # arXiv registers a DOI of its own for every paper (Crossref relations point at it)
+                related=[f"10.48550/arxiv.{re.sub(r'v[0-9]+$', '', arxiv_id).lower()}"] if arxiv_id else [],
             )
         )
-    return records, int(total)
+    return Search(records, int(total))
 
 
 # --- merging --------------------------------------------------------------------------------------------------
 
 
-def _title_key(title: str) -> str:
-    return " ".join(re.findall(r"[a-z0-9]+", title.lower()))
+_UNSPACED = "\u3040-\u30ff\u3100-\u312f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f\u0e00-\u0e7f"
+_TOKEN = re.compile(rf"[{_UNSPACED}]|(?:(?![{_UNSPACED}])[^\W_])+")
+
+
+def _fold(char: str) -> str:
+    base = unicodedata.normalize("NFKD", char)
+    return base[0] if base[0].isascii() and base[0].isalpha() else char
+
+
+def title_key(title: str) -> str:
+    """A title in comparable form for any script: NFKC, case-folded, Latin accents dropped, punctuation gone;
+    characters of unspaced scripts (Chinese, Japanese, Thai) kept one by one. Never empty for a real title, so
+    two different non-Latin titles never collapse into one key."""
+    text = "".join(_fold(c) for c in unicodedata.normalize("NFKC", clean_text(title)).casefold())
+    return " ".join(_TOKEN.findall(text))
+
+
+def _name_tokens(record: Record) -> set[str]:
+    """Words of the first author's name: sources order family and given names differently ("LeCun Y",
+    "LeCun Yann", "Yann LeCun"), so two records share an author when they share a word longer than an initial."""
+    if not record.authors:
+        return set()
+    return {t for t in title_key(record.authors[0]).split() if len(t) > 1}
+
+
+def _same_work(a: Record, b: Record) -> bool:
+    if a.year and b.year and abs(a.year - b.year) > 3:
+        return False
+    names_a, names_b = _name_tokens(a), _name_tokens(b)
+    return not (names_a and names_b) or bool(names_a & names_b)
 
 
 def merge(records: list[Record]) -> list[Record]:
-    """Drop duplicates across sources: same DOI, or same normalised title and year. The first record seen wins,
-    so list the most authoritative source first (PubMed/Crossref before arXiv)."""
-    seen: set[str] = set()
-    out = []
+    """One record per work across sources. Two records are the same work when they share a DOI (a record's own,
+    or one Crossref lists as another version), or when their titles are equal in comparable form and
+    `_same_work` agrees (a preprint and its journal version usually differ in year, so the year may differ by up to
+    three). The published version wins over a preprint; otherwise the first record seen wins, so list the most
+    authoritative source first. What a record absorbed is listed in its `duplicates`."""
+    out: list[Record] = []
+    by_doi: dict[str, int] = {}
+    by_title: dict[str, list[int]] = {}
     for r in records:
-        keys = {f"doi:{r.doi}"} if r.doi else set()
-        keys.add(f"title:{_title_key(r.title)}:{r.year}")
-        if keys & seen:
-            continue
-        seen |= keys
-        out.append(r)
+        dois = {d for d in [r.doi, *r.related] if d}
+        key = title_key(r.title)
+        slot = next((by_doi[d] for d in dois if d in by_doi), None)
+        if slot is None and key:
+            slot = next((i for i in by_title.get(key, []) if _same_work(out[i], r)), None)
+        if slot is None:
+            slot = len(out)
+            out.append(r)
+        else:
+            kept = out[slot]
+            if kept.kind == "preprint" and r.kind != "preprint":
+                r.duplicates = [*kept.duplicates, kept.id, *r.duplicates]
+                out[slot] = r
+            else:
+                kept.duplicates.append(r.id)
+        for d in dois:
+            by_doi.setdefault(d, slot)
+        if key and slot not in by_title.setdefault(key, []):
+            by_title[key].append(slot)
     return out
 
 
 # --- command line ---------------------------------------------------------------------------------------------
 
 
-def emit(records: list[Record], total: int, source: str, as_json: bool) -> None:
+def emit(search: Search, source: str, as_json: bool) -> None:
+    records, total = search.records, search.total
     if as_json:
-        print(json.dumps({"source": source, "total": total, "records": [asdict(r) for r in records]}, indent=1))
+        payload = {"source": source, "total": total, "records": [asdict(r) for r in records]}
+        if source == "pubmed":
+            payload.update(querytranslation=search.translation, warnings=search.warnings)
+        print(json.dumps(payload, indent=1, ensure_ascii=False))
         return
     for r in records:
         authors = ", ".join(r.authors[:3]) + (" et al." if len(r.authors) > 3 else "")
-        print("\t".join([r.id, str(r.year or ""), r.title, authors, r.venue, r.doi]))
+        print("\t".join([r.id, str(r.year or ""), r.title, authors, r.venue, r.doi, ",".join(r.flags)]).rstrip("\t"))
+    if search.translation:
+        print(f"# query translation: {search.translation}")
+    for warning in search.warnings:
+        print(f"# warning: {warning}")
     print(f"# {source}: {len(records)} of {total}")
 
 
@@ -292,30 +406,27 @@ def main(argv: list[str] | None = None, fetch: Fetch = http_get, env=os.environ,
     try:
         if args.command == "pubmed":
             throttle = Throttle(pubmed_interval(env.get("NCBI_API_KEY")), sleep=sleep)
-            records, total = search_pubmed(
-                args.query, args.retmax, args.mindate, args.maxdate, args.sort, fetch, throttle, env
-            )
+            search = search_pubmed(args.query, args.retmax, args.mindate, args.maxdate, args.sort, fetch, throttle, env)
         elif args.command == "crossref":
             url = crossref_url(
                 args.query, args.rows, args.from_year, args.until_year, args.kind, env.get("CROSSREF_MAILTO")
             )
-            records, total = parse_crossref(fetch(url))
+            search = parse_crossref(fetch(url))
         elif args.command == "arxiv":
-            records, total = parse_arxiv(fetch(arxiv_url(args.query, args.max, args.sort)))
+            search = parse_arxiv(fetch(arxiv_url(args.query, args.max, args.sort)))
         else:
             loaded = []
             for name in args.files:
                 with open(name, encoding="utf-8") as handle:
                     loaded += [Record(**r) for r in json.load(handle)["records"]]
-            records = merge(loaded)
-            total = len(loaded)
+            search = Search(merge(loaded), len(loaded))
     except ServiceError as err:
         print(f"Error: {err}", file=sys.stderr)
         return 1
     except (OSError, ValueError, KeyError, TypeError) as err:
         print(f"Error: cannot read saved results: {err}", file=sys.stderr)
         return 2
-    emit(records, total, args.command, args.json)
+    emit(search, args.command, args.json)
     return 0
 
 

@@ -9,8 +9,13 @@ belong together. `verify` looks each DOI up in the Crossref REST API and compare
     skillbox-python cite_tool.py verify --from-file claims.tsv --save-dir refs/   # TSV: doi<TAB>title<TAB>year
     skillbox-python cite_tool.py export refs/*.json --format bibtex|ris|enw [-o refs.bib]
 
-verify prints one status per DOI: VERIFIED, TITLE_MISMATCH, YEAR_MISMATCH, NOT_FOUND or UNCHECKED (network
-failure; never treat it as verified). Exit 0 when every DOI is VERIFIED, 1 otherwise, 2 on usage errors.
+verify prints one status per DOI: VERIFIED, CORRECTED (verified, and a correction/erratum is on record),
+RETRACTED, CONCERN (expression of concern), WITHDRAWN, TITLE_MISMATCH, YEAR_MISMATCH, NOT_FOUND or UNCHECKED
+(network failure; never treat it as verified). Retraction status comes from Crossref (`updated-by` on the work,
+`update-to` when the DOI is itself a notice) and from PubMed (publication type "Retracted Publication"; skip with
+--no-pubmed). Exit 0 when every DOI is VERIFIED or CORRECTED, 1 otherwise, 2 on usage errors. Only VERIFIED and
+CORRECTED records are saved by --save-dir, and export refuses any other record unless --force is given, so a
+mismatched DOI can never reach refs.bib by accident.
 Set CROSSREF_MAILTO (or --mailto) to join Crossref's polite pool; requests are spaced by --delay seconds.
 """
 
@@ -18,6 +23,8 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import html
+import itertools
 import json
 import os
 import re
@@ -27,11 +34,13 @@ import unicodedata
 import urllib.error
 import urllib.parse
 import urllib.request
+import xml.etree.ElementTree as ET
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 API = "https://api.crossref.org/works/"
+EUTILS = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils/"
 TITLE_MATCH = 0.9  # similarity ratio of normalised titles counted as the same work
 Fetch = Callable[[str], tuple[int, str]]
 
@@ -39,12 +48,25 @@ Fetch = Callable[[str], tuple[int, str]]
 # --- DOI handling ---------------------------------------------------------------------------------------------
 
 
+def _trim_doi_tail(doi: str) -> str:
+    """Strip punctuation that prose puts after a DOI ("(doi:10.1/x)." or "10.1/x],") but keep brackets that are
+    part of the DOI itself, as in 10.1016/S0140-6736(20)30183-5: a closing bracket goes only when unbalanced."""
+    pairs = {")": "(", "]": "[", "}": "{", ">": "<"}
+    while doi:
+        last = doi[-1]
+        if last in ".,;:'\"”’" or (last in pairs and doi.count(last) > doi.count(pairs[last])):
+            doi = doi[:-1]
+            continue
+        break
+    return doi
+
+
 def normalise_doi(raw: str) -> str:
     """Bare lower-case DOI from a DOI, doi: form or doi.org URL; raises ValueError when it is not a DOI."""
-    doi = raw.strip()
+    doi = raw.strip().lstrip("([{<'\"“‘")
     doi = re.sub(r"^(https?://)?(dx\.)?doi\.org/", "", doi, flags=re.IGNORECASE)
     doi = re.sub(r"^doi:\s*", "", doi, flags=re.IGNORECASE)
-    doi = urllib.parse.unquote(doi).strip().rstrip(".")
+    doi = _trim_doi_tail(urllib.parse.unquote(doi).strip())
     if not re.fullmatch(r"10\.\d{4,9}/\S+", doi):
         raise ValueError(f"not a DOI: {raw!r}")
     return doi.lower()
@@ -69,14 +91,61 @@ def http_fetch(url: str, timeout: float = 20.0) -> tuple[int, str]:
 
 # --- verification ---------------------------------------------------------------------------------------------
 
+# Scripts written without spaces between words: each character is compared on its own (a word-level comparison
+# would see one giant "word"; an ASCII-only one would see nothing at all and call any two titles equal).
+_UNSPACED = (
+    "\u3040-\u30ff"  # Hiragana, Katakana
+    "\u3100-\u312f\u31a0-\u31bf"  # Bopomofo
+    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # CJK ideographs
+    "\U00020000-\U0003134f"
+    "\u0e00-\u0e7f"  # Thai
+)
+_UNSPACED_CHAR = re.compile(rf"[{_UNSPACED}]")
+_TOKEN = re.compile(rf"[{_UNSPACED}]|(?:(?![{_UNSPACED}])[^\W_])+")
+
+
+def clean_text(text: str) -> str:
+    """Crossref titles carry JATS/HTML tags and entities (`<i>`, `&amp;`); what a reader sees is the text."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", text or "")).split())
+
+
+def _fold(char: str) -> str:
+    """Latin letters lose their accents (Müller = Muller); every other script is kept as written."""
+    base = unicodedata.normalize("NFKD", char)
+    return base[0] if base[0].isascii() and base[0].isalpha() else char
+
 
 def normalise_title(title: str) -> str:
-    text = unicodedata.normalize("NFKD", re.sub(r"<[^>]+>", "", title)).encode("ascii", "ignore").decode()
-    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+    """Comparable form of a title in any script: NFKC, case-folded, accents dropped from Latin letters, punctuation
+    gone; words of spaced scripts joined by one space, characters of unspaced scripts (Chinese, Japanese, Thai)
+    written out without spaces so that a character-level comparison treats every character as meaningful."""
+    text = unicodedata.normalize("NFKC", clean_text(title)).casefold()
+    text = "".join(_fold(c) for c in text)
+    tokens = _TOKEN.findall(text)
+    out = tokens[:1]
+    for before, token in itertools.pairwise(tokens):
+        if not (_UNSPACED_CHAR.fullmatch(before) and _UNSPACED_CHAR.fullmatch(token)):
+            out.append(" ")
+        out.append(token)
+    return "".join(out)
 
 
 def title_similarity(a: str, b: str) -> float:
-    return difflib.SequenceMatcher(None, normalise_title(a), normalise_title(b)).ratio()
+    """0..1 similarity of two titles; 0 when either has nothing comparable (never "equal because both empty")."""
+    left, right = normalise_title(a), normalise_title(b)
+    if not left or not right:
+        return 0.0
+    return difflib.SequenceMatcher(None, left, right, autojunk=False).ratio()
+
+
+def crossref_titles(message: dict) -> list[str]:
+    """Every title Crossref holds for the work: main, main + subtitle, original-language and short titles, so a
+    claim written as "Title: Subtitle" or in the original language still matches."""
+    titles = [t for t in message.get("title") or [] if t]
+    subtitles = [t for t in message.get("subtitle") or [] if t]
+    combined = [f"{t}: {s}" for t in titles[:1] for s in subtitles[:1]]
+    others = [t for key in ("original-title", "short-title") for t in message.get(key) or [] if t]
+    return titles + combined + others
 
 
 def issued_year(message: dict) -> int | None:
@@ -95,6 +164,80 @@ class Verdict:
     title: str | None = None
     year: int | None = None
     journal: str | None = None
+    updates: list[dict] = field(default_factory=list)
+
+
+# Crossref update types (and PubMed publication types) -> the verdict they give the cited work, worst first.
+UPDATE_VERDICTS = {
+    "retraction": "RETRACTED",
+    "partial_retraction": "RETRACTED",
+    "removal": "RETRACTED",
+    "withdrawal": "WITHDRAWN",
+    "expression_of_concern": "CONCERN",
+    "correction": "CORRECTED",
+    "erratum": "CORRECTED",
+    "corrigendum": "CORRECTED",
+}
+SEVERITY = ["RETRACTED", "WITHDRAWN", "CONCERN", "CORRECTED"]
+CITABLE = {"VERIFIED", "CORRECTED"}
+
+
+def crossref_updates(message: dict) -> list[dict]:
+    """Notices that change the standing of this work: Crossref's `updated-by` list (publisher deposits and the
+    Retraction Watch data Crossref merged in), plus the notice's own `update-to` when the DOI given IS a
+    retraction notice rather than the paper."""
+    updates = []
+    for item in message.get("updated-by") or []:
+        kind = str(item.get("type", "")).lower().replace("-", "_").replace(" ", "_")
+        updates.append({"type": kind, "doi": str(item.get("DOI", "")).lower(), "source": item.get("source", "")})
+    for item in message.get("update-to") or []:
+        kind = str(item.get("type", "")).lower().replace("-", "_").replace(" ", "_")
+        if kind in UPDATE_VERDICTS:
+            updates.append({"type": "notice_of_" + kind, "doi": str(item.get("DOI", "")).lower(), "source": "self"})
+    return updates
+
+
+def pubmed_updates(doi: str, fetch: Fetch) -> tuple[list[dict], str | None]:
+    """Retraction/correction flags PubMed holds for the DOI: efetch's PublicationType "Retracted Publication" and
+    its CommentsCorrections (RetractionIn, ErratumIn, ExpressionOfConcernIn). Returns (updates, problem)."""
+    term = urllib.parse.urlencode({"db": "pubmed", "term": f"{doi}[doi]", "retmode": "json", "tool": "skillbox"})
+    status, body = fetch(EUTILS + "esearch.fcgi?" + term)
+    if status != 200:
+        return [], f"PubMed not checked ({status or 'network'})"
+    try:
+        ids = json.loads(body)["esearchresult"].get("idlist", [])
+    except (json.JSONDecodeError, KeyError, AttributeError):
+        return [], "PubMed not checked (unexpected esearch body)"
+    if not ids:
+        return [], None
+    query = urllib.parse.urlencode({"db": "pubmed", "id": ids[0], "retmode": "xml", "tool": "skillbox"})
+    status, body = fetch(EUTILS + "efetch.fcgi?" + query)
+    if status != 200:
+        return [], f"PubMed not checked ({status or 'network'})"
+    try:
+        root = ET.fromstring(body)
+    except ET.ParseError:
+        return [], "PubMed not checked (efetch is not XML)"
+    updates = []
+    types = {(t.text or "").strip() for t in root.iter("PublicationType")}
+    if "Retracted Publication" in types:
+        updates.append({"type": "retraction", "doi": "", "source": f"pubmed:{ids[0]}"})
+    if "Retraction of Publication" in types:
+        updates.append({"type": "notice_of_retraction", "doi": "", "source": f"pubmed:{ids[0]}"})
+    kinds = {"RetractionIn": "retraction", "ErratumIn": "erratum", "ExpressionOfConcernIn": "expression_of_concern"}
+    for item in root.iter("CommentsCorrections"):
+        kind = kinds.get(item.get("RefType", ""))
+        if kind and not (kind == "retraction" and "Retracted Publication" in types):
+            updates.append({"type": kind, "doi": "", "source": f"pubmed:{ids[0]}", "note": item.findtext("RefSource")})
+    return updates, None
+
+
+def standing(updates: list[dict]) -> str | None:
+    """The worst verdict the updates give; a DOI that is itself a retraction notice is not the paper."""
+    if any(u["type"].startswith("notice_of_") for u in updates):
+        return "NOTICE"
+    found = {UPDATE_VERDICTS[u["type"]] for u in updates if u["type"] in UPDATE_VERDICTS}
+    return next((v for v in SEVERITY if v in found), None)
 
 
 def verify_doi(
@@ -103,6 +246,7 @@ def verify_doi(
     expect_title: str | None = None,
     expect_year: int | None = None,
     mailto: str | None = None,
+    pubmed: bool = False,
 ) -> tuple[Verdict, dict | None]:
     """Look the DOI up and compare it with the claimed title/year; returns the verdict and the Crossref record."""
     doi = normalise_doi(raw_doi)
@@ -113,14 +257,21 @@ def verify_doi(
         return Verdict(doi, "UNCHECKED", f"Crossref lookup failed ({status or 'network'}: {body[:80]})"), None
     try:
         message = json.loads(body)["message"]
-    except (json.JSONDecodeError, KeyError):
+    except (json.JSONDecodeError, KeyError, TypeError):
         return Verdict(doi, "UNCHECKED", "Crossref answered with something that is not a work record"), None
-    title = (message.get("title") or [""])[0]
+    titles = crossref_titles(message)
+    title = clean_text(titles[0]) if titles else ""
     year = issued_year(message)
-    journal = (message.get("container-title") or [None])[0]
+    journal = clean_text((message.get("container-title") or [""])[0]) or None
     verdict = Verdict(doi, "VERIFIED", "DOI resolves", title, year, journal)
     if expect_title is not None:
-        ratio = title_similarity(expect_title, title)
+        if not normalise_title(expect_title):
+            verdict.status, verdict.detail = "TITLE_MISMATCH", f"claimed title {expect_title!r} has no words to compare"
+            return verdict, message
+        if not titles:
+            verdict.status, verdict.detail = "TITLE_MISMATCH", "Crossref holds no title for this DOI to compare with"
+            return verdict, message
+        ratio = max(title_similarity(expect_title, t) for t in titles)
         if ratio < TITLE_MATCH:
             verdict.status = "TITLE_MISMATCH"
             verdict.detail = f"DOI belongs to {title!r} (similarity {ratio:.2f})"
@@ -129,8 +280,23 @@ def verify_doi(
     if expect_year is not None and year is not None and abs(year - expect_year) > 1:
         verdict.status = "YEAR_MISMATCH"
         verdict.detail = f"Crossref year {year}, claimed {expect_year}"
-    elif expect_year is not None and year != expect_year:
+        return verdict, message
+    if expect_year is not None and year != expect_year:
         verdict.detail += f" (online/print year differ: Crossref {year})"
+    verdict.updates = crossref_updates(message)
+    if pubmed:
+        found, problem = pubmed_updates(doi, fetch)
+        verdict.updates += found
+        if problem:
+            verdict.detail += f"; {problem}"
+    worst = standing(verdict.updates)
+    if worst == "NOTICE":
+        verdict.status = "RETRACTED"
+        verdict.detail = "this DOI is a retraction/correction notice, not the paper; cite the paper only if it stands"
+    elif worst:
+        verdict.status = worst
+        notices = ", ".join(sorted({u["doi"] or u["source"] for u in verdict.updates if u["type"] in UPDATE_VERDICTS}))
+        verdict.detail += f"; {worst.lower()} per {notices}"
     return verdict, message
 
 
@@ -175,15 +341,15 @@ def record_from_crossref(message: dict) -> Record:
     return Record(
         kind=message.get("type", ""),
         authors=authors,
-        title=re.sub(r"<[^>]+>", "", (message.get("title") or [""])[0]),
-        container=(message.get("container-title") or [""])[0],
+        title=clean_text((message.get("title") or [""])[0]),
+        container=clean_text((message.get("container-title") or [""])[0]),
         year=issued_year(message),
         volume=str(message.get("volume", "")),
         issue=str(message.get("issue", "")),
         pages=str(message.get("page", "")),
         doi=message.get("DOI", "").lower(),
         url=message.get("URL", "") or (f"https://doi.org/{message.get('DOI', '')}" if message.get("DOI") else ""),
-        publisher=message.get("publisher", ""),
+        publisher=clean_text(message.get("publisher", "")),
         issn=(message.get("ISSN") or [""])[0],
     )
 
@@ -264,8 +430,16 @@ def to_endnote(records: list[Record]) -> str:
 FORMATS = {"bibtex": to_bibtex, "ris": to_ris, "enw": to_endnote}
 
 
-def load_records(paths: list[Path]) -> list[Record]:
-    """Crossref records from saved files: one work message, a full API response, or a JSON list of either."""
+VERIFICATION_KEY = "skillbox-verification"
+
+
+class Unverified(ValueError):
+    """A record that `verify` did not pass (or never saw): exporting it could put the wrong paper in refs.bib."""
+
+
+def load_records(paths: list[Path], force: bool = False) -> list[Record]:
+    """Crossref records from files saved by `verify --save-dir`. A file without a passing verification (a raw
+    Crossref response, or one saved before its DOI failed) is refused unless `force`, with the reason."""
     records = []
     for path in paths:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -273,6 +447,11 @@ def load_records(paths: list[Path]) -> list[Record]:
             message = item.get("message", item) if isinstance(item, dict) else None
             if not isinstance(message, dict) or "DOI" not in message:
                 raise ValueError(f"{path}: not a Crossref work record (no DOI field)")
+            check = item.get(VERIFICATION_KEY) if isinstance(item, dict) else None
+            status = check.get("status") if isinstance(check, dict) else None
+            if status not in CITABLE and not force:
+                why = f"its verification says {status}" if status else "it was not saved by `cite_tool.py verify`"
+                raise Unverified(f"{path}: refusing to export {message['DOI']}: {why} (re-run verify, or --force)")
             records.append(record_from_crossref(message))
     return records
 
@@ -292,6 +471,36 @@ def read_claims(path: Path) -> list[tuple[str, str | None, int | None]]:
     return claims
 
 
+class PoliteFetch:
+    """Spaces requests to NCBI E-utilities (3/s without an API key, 10/s with NCBI_API_KEY) and adds the key;
+    other URLs pass straight through."""
+
+    def __init__(self, fetch: Fetch, api_key: str | None, sleep=time.sleep, clock=time.monotonic):
+        self.fetch, self.api_key, self.sleep, self.clock = fetch, api_key, sleep, clock
+        self.interval = 0.1 if api_key else 0.34
+        self.last: float | None = None
+
+    def __call__(self, url: str) -> tuple[int, str]:
+        if url.startswith(EUTILS):
+            now = self.clock()
+            if self.last is not None and now - self.last < self.interval:
+                self.sleep(self.interval - (now - self.last))
+            self.last = self.clock()
+            if self.api_key:
+                url += "&" + urllib.parse.urlencode({"api_key": self.api_key})
+        return self.fetch(url)
+
+
+def save_record(folder: Path, verdict: Verdict, message: dict) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    name = re.sub(r"[^a-z0-9._-]+", "_", verdict.doi) + ".json"
+    check = {"status": verdict.status, "detail": verdict.detail, "checked": time.strftime("%Y-%m-%d")}
+    if verdict.updates:
+        check["updates"] = verdict.updates
+    payload = {VERIFICATION_KEY: check, "message": message}
+    (folder / name).write_text(json.dumps(payload, ensure_ascii=False, indent=1), encoding="utf-8")
+
+
 def cmd_verify(args, fetch: Fetch) -> int:
     claims = [(d, args.expect_title, args.expect_year) for d in args.dois]
     if args.from_file:
@@ -299,30 +508,33 @@ def cmd_verify(args, fetch: Fetch) -> int:
     if not claims:
         print("Error: give DOIs or --from-file", file=sys.stderr)
         return 2
+    fetch = PoliteFetch(fetch, os.environ.get("NCBI_API_KEY"))
     verdicts = []
     for n, (doi, title, year) in enumerate(claims):
         if n and args.delay:
             time.sleep(args.delay)
         try:
-            verdict, message = verify_doi(doi, fetch, title, year, args.mailto)
+            verdict, message = verify_doi(doi, fetch, title, year, args.mailto, pubmed=args.pubmed)
         except ValueError as err:
             verdict, message = Verdict(doi, "NOT_FOUND", str(err)), None
         verdicts.append(verdict)
-        if message is not None and args.save_dir:
-            args.save_dir.mkdir(parents=True, exist_ok=True)
-            name = re.sub(r"[^a-z0-9._-]+", "_", verdict.doi) + ".json"
-            (args.save_dir / name).write_text(json.dumps(message, ensure_ascii=False, indent=1), encoding="utf-8")
+        # Only a citable record is kept: a saved mismatch would be exported as if it were the claimed paper.
+        if message is not None and args.save_dir and verdict.status in CITABLE:
+            save_record(args.save_dir, verdict, message)
     if args.json:
         print(json.dumps([asdict(v) for v in verdicts], ensure_ascii=False, indent=2))
     else:
         for v in verdicts:
             print(f"{v.status}\t{v.doi}\t{v.detail}")
-    return 0 if all(v.status == "VERIFIED" for v in verdicts) else 1
+    return 0 if all(v.status in CITABLE for v in verdicts) else 1
 
 
 def cmd_export(args) -> int:
     try:
-        records = load_records(args.records)
+        records = load_records(args.records, force=args.force)
+    except Unverified as err:
+        print(f"Error: {err}", file=sys.stderr)
+        return 1
     except (OSError, ValueError) as err:
         print(f"Error: {err}", file=sys.stderr)
         return 2
@@ -346,11 +558,15 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--save-dir", type=Path, help="save each Crossref record as <doi>.json for export")
     verify.add_argument("--mailto", default=os.environ.get("CROSSREF_MAILTO"), help="contact e-mail (polite pool)")
     verify.add_argument("--delay", type=float, default=0.2, help="seconds between requests (default 0.2)")
+    verify.add_argument(
+        "--no-pubmed", dest="pubmed", action="store_false", help="skip PubMed's retraction/erratum flags"
+    )
     verify.add_argument("--json", action="store_true")
     export = sub.add_parser("export", help="convert saved Crossref records")
     export.add_argument("records", nargs="+", type=Path, help="JSON files saved by verify --save-dir")
     export.add_argument("--format", choices=sorted(FORMATS), required=True)
     export.add_argument("-o", "--output", type=Path)
+    export.add_argument("--force", action="store_true", help="also export records verify did not pass")
     return parser
 
 
