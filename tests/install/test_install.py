@@ -151,12 +151,12 @@ def test_edits_made_after_install_survive_uninstall(sandbox):
 
 
 def test_a_modified_skill_file_is_kept_on_uninstall(sandbox):
-    install(sandbox, "gemini", "project")
-    skill = sandbox["project"] / ".gemini" / "skills" / "code-graph" / "SKILL.md"
+    install(sandbox, "cursor", "project")
+    skill = sandbox["project"] / ".cursor" / "skills" / "code-graph" / "SKILL.md"
     skill.write_text(skill.read_text() + "\nmy note\n")
-    plan, _ = uninstall(sandbox, "gemini", "project")
+    plan, _ = uninstall(sandbox, "cursor", "project")
     assert skill.read_text().endswith("my note\n")
-    assert not (sandbox["project"] / ".gemini" / "skills" / "mem-search").exists()
+    assert not (sandbox["project"] / ".cursor" / "skills" / "mem-search").exists()
     assert any(str(skill) in note for note in plan.notes)
 
 
@@ -238,3 +238,18 @@ def test_the_cli_installs_and_uninstalls_with_its_own_launcher(sandbox):
     done = run(["uninstall", "--platform", "copilot", "--project"], sandbox)
     assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in sandbox["project"].iterdir()) == [".git"]
+
+
+def test_agents_sharing_one_skills_folder_keep_it_until_the_last_uninstall(sandbox):
+    """Codex, Gemini CLI, OpenCode and Copilot CLI all read ~/.agents/skills: one copy, kept while still used."""
+    before = snapshot(sandbox["home"].parent)
+    dirs_before = folders(sandbox["home"].parent)
+    shared = sandbox["home"] / ".agents" / "skills" / "code-graph" / "SKILL.md"
+    for name in ("codex", "gemini", "copilot"):
+        install(sandbox, name, "user")
+    uninstall(sandbox, "codex", "user")
+    assert shared.is_file()  # gemini and copilot still use it
+    uninstall(sandbox, "copilot", "user")
+    assert shared.is_file()
+    uninstall(sandbox, "gemini", "user")
+    assert snapshot(sandbox["home"].parent) == before and folders(sandbox["home"].parent) == dirs_before

@@ -274,6 +274,29 @@ def read_record(path: Path) -> dict | None:
     return data if data.get("version") == RECORD_VERSION else None
 
 
+def claimed_elsewhere(path: Path, own_record_dir: Path) -> bool:
+    """True when another install record (another agent, same machine) lists `path` among its skill files."""
+    for other in own_record_dir.parent.glob("*/record.json"):
+        if other.parent == own_record_dir:
+            continue
+        try:
+            if str(path) in json.loads(other.read_text(encoding="utf-8")).get("skills", {}):
+                return True
+        except (OSError, ValueError):
+            continue
+    return False
+
+
+def folders_made_elsewhere(own_record_dir: Path) -> set[str]:
+    """Folders other install records say skillbox created: whichever install goes last removes them."""
+    made: set[str] = set()
+    for other in own_record_dir.parent.glob("*/record.json"):
+        if other.parent != own_record_dir:
+            with contextlib.suppress(OSError, ValueError):
+                made.update(json.loads(other.read_text(encoding="utf-8")).get("created_dirs", []))
+    return made
+
+
 def _sha(data: bytes | None) -> str | None:
     return hashlib.sha256(data).hexdigest() if data is not None else None
 
@@ -367,6 +390,7 @@ def plan_install(
         "launcher": launcher, "configs": {}, "skills": {}, "created_dirs": list(previous.get("created_dirs", [])),
     }  # fmt: skip
     created: list[str] = record["created_dirs"]
+    others_made = folders_made_elsewhere(rdir)  # a shared skills folder made by another agent's install
 
     # skills
     skills_dir = resolve(platform.skills, scope, root, env)
@@ -381,9 +405,10 @@ def plan_install(
                 f"{path} exists and is not skillbox's copy; nothing was changed",
                 hint="move it away (or remove that skill folder) and run the install again",
             )
-        existed = mine["existed"] if mine else before is not None
+        existed = mine["existed"] if mine else before is not None and not claimed_elsewhere(path, rdir)
         record["skills"][str(path)] = {"sha": _sha(data), "existed": existed}
-        created += [d for d in _missing_dirs(path) if d not in created]
+        made = _missing_dirs(path) + [str(d) for d in path.parents if str(d) in others_made]
+        created += [d for d in made if d not in created]
         plan.changes.append(FileChange(path, before, data, "skill", mode))
     for stale, info in old_skills.items():  # skills the source no longer has
         if stale not in new_paths and not info["existed"]:
@@ -451,6 +476,8 @@ def plan_uninstall(name: str, scope: str, *, cwd: Path, env: dict[str, str]) -> 
         before = _read(path)
         if before is None or info["existed"]:
             continue
+        if claimed_elsewhere(path, rdir):
+            continue  # a shared skills folder: another agent's install still uses this file
         if _sha(before) == info["sha"]:
             plan.changes.append(FileChange(path, before, None, "skill"))
         else:

@@ -5,6 +5,10 @@ agents" section says comes from these rows, so they cannot disagree. Every path 
 own documentation as read on the date in `SOURCES_CHECKED`; docs/platforms.md lists the pages and what each row
 relies on, and where a detail could not be checked against the real agent.
 
+Skills: Codex, Gemini CLI, OpenCode and Copilot CLI all document `.agents/skills/` (project) and
+`~/.agents/skills/` (user), so they share one copy there: two copies of one skill make Gemini CLI warn about a
+conflict at every start. The installer keeps a shared file while another agent's install still lists it.
+
 Paths: `project` is relative to the project folder, `user` to the home folder; `env` names a variable that moves
 the agent's home folder (e.g. CODEX_HOME), replacing the row's first path component.
 """
@@ -79,7 +83,6 @@ PLATFORMS: dict[str, Platform] = {
             "claude",
             {"session-start": "SessionStart", "user-prompt-submit": "UserPromptSubmit",
              "post-tool-use": "PostToolUse", "stop": "Stop"},
-            feature_flag=("features", "codex_hooks"),
         ),
         gaps=(
             "Codex has no SessionEnd event: the turn summary is written at Stop.",
@@ -110,7 +113,7 @@ PLATFORMS: dict[str, Platform] = {
     "gemini": Platform(
         name="gemini",
         label="Gemini CLI",
-        skills=Location(".gemini/skills", ".gemini/skills"),
+        skills=Location(".agents/skills", ".agents/skills"),
         mcp=McpSpec(Location(".gemini/settings.json", ".gemini/settings.json"), "json", ("mcpServers",),
                     "command-args"),
         hooks=HooksSpec(
@@ -126,7 +129,7 @@ PLATFORMS: dict[str, Platform] = {
     "opencode": Platform(
         name="opencode",
         label="OpenCode",
-        skills=Location(".opencode/skills", ".config/opencode/skills"),
+        skills=Location(".agents/skills", ".agents/skills"),
         mcp=McpSpec(Location("opencode.json", ".config/opencode/opencode.json"), "json", ("mcp",), "opencode"),
         hooks=None,
         gaps=(
@@ -140,7 +143,7 @@ PLATFORMS: dict[str, Platform] = {
     "copilot": Platform(
         name="copilot",
         label="GitHub Copilot CLI",
-        skills=Location(".github/skills", ".copilot/skills", "COPILOT_HOME"),
+        skills=Location(".agents/skills", ".agents/skills"),
         mcp=McpSpec(Location(None, ".copilot/mcp-config.json", "COPILOT_HOME"), "json", ("mcpServers",), "copilot"),
         hooks=HooksSpec(
             Location(".github/hooks/skillbox.json", None),
