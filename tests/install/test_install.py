@@ -253,3 +253,10 @@ def test_agents_sharing_one_skills_folder_keep_it_until_the_last_uninstall(sandb
     assert shared.is_file()
     uninstall(sandbox, "gemini", "user")
     assert snapshot(sandbox["home"].parent) == before and folders(sandbox["home"].parent) == dirs_before
+
+
+def test_a_source_without_skills_is_a_one_line_error(sandbox, tmp_path):
+    done = run(["install", "--platform", "codex", "--source", str(tmp_path)], sandbox)
+    assert done.returncode == 1
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith(f"Error: no skillbox skills/ folder found from {tmp_path}")

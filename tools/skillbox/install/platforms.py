@@ -162,7 +162,7 @@ PLATFORMS: dict[str, Platform] = {
         check_command=("copilot", "mcp", "list"),
         sources=("https://docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/create-skills",
                  "https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference",
-                 "https://docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/add-mcp-servers"),
+                 "https://www.developersdigest.tech/reference/copilot-cli/config-files"),
     ),
 }  # fmt: skip
 
