@@ -122,6 +122,11 @@ PLATFORMS: dict[str, Platform] = {
             {"session-start": "SessionStart", "user-prompt-submit": "BeforeAgent", "post-tool-use": "AfterTool",
              "stop": "AfterAgent", "session-end": "SessionEnd"},
         ),
+        gaps=(
+            "Gemini CLI's tool names (run_shell_command, read_file...) are not Claude Code's: memory records prompts, "
+            "turn summaries and each tool call as a raw event, but makes no observations from them (found by feeding "
+            "`skillbox mem hook` payloads written from Gemini's documented fields; not seen from a live session).",
+        ),
         check_command=("gemini", "mcp", "list"),
         sources=("https://geminicli.com/docs/cli/skills", "https://geminicli.com/docs/tools/mcp-server",
                  "https://geminicli.com/docs/hooks/reference"),
