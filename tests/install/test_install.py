@@ -260,3 +260,17 @@ def test_a_source_without_skills_is_a_one_line_error(sandbox, tmp_path):
     assert done.returncode == 1
     (line,) = done.stderr.strip().splitlines()
     assert line.startswith(f"Error: no skillbox skills/ folder found from {tmp_path}")
+
+
+def test_edits_between_install_and_reinstall_survive_uninstall(sandbox):
+    """Restoring the pre-install bytes after a re-install would drop what the user added in between."""
+    config = sandbox["home"] / ".cursor" / "mcp.json"
+    config.parent.mkdir()
+    config.write_text('{"mcpServers": {}}\n')
+    install(sandbox, "cursor", "user")
+    data = json.loads(config.read_text())
+    data["mcpServers"]["mine"] = {"command": "mine-mcp"}
+    config.write_text(json.dumps(data))
+    install(sandbox, "cursor", "user")
+    uninstall(sandbox, "cursor", "user")
+    assert json.loads(config.read_text()) == {"mcpServers": {"mine": {"command": "mine-mcp"}}}

@@ -402,7 +402,7 @@ def plan_install(
         mine = old_skills.get(str(path))
         if before is not None and before != data and not (mine and _sha(before) == mine["sha"]):
             raise InstallError(
-                f"{path} exists and is not skillbox's copy; nothing was changed",
+                f"{path} exists and differs from skillbox's copy; nothing was changed",
                 hint="move it away (or remove that skill folder) and run the install again",
             )
         existed = mine["existed"] if mine else before is not None and not claimed_elsewhere(path, rdir)
@@ -433,6 +433,9 @@ def plan_install(
         entry = {"format": fmt, "owned": owned.as_json(), "written": _sha(after)}
         if old:
             entry["existed"], entry["backup"] = old["existed"], old["backup"]
+            # edited by the user since our last write: its original bytes are no longer what they had, so
+            # uninstall will take out only our entries instead of restoring the backup
+            entry["restore"] = old.get("restore", True) and _sha(before) == old["written"]
         else:
             entry["existed"] = before is not None
             entry["backup"] = None
@@ -487,7 +490,7 @@ def plan_uninstall(name: str, scope: str, *, cwd: Path, env: dict[str, str]) -> 
         before = _read(path)
         if before is None:
             continue
-        if _sha(before) == info["written"]:
+        if _sha(before) == info["written"] and info.get("restore", True):
             original = _read(rdir / info["backup"]) if info["backup"] else None
             if info["existed"] and original is None:
                 raise InstallError(f"the backup of {path} is missing from {rdir}; nothing was changed")
