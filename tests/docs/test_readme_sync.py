@@ -80,6 +80,7 @@ def test_sync_replaces_only_between_markers(plugin_root: Path):
     readme = "# Title\n\nkeep me\n\n<!-- BEGIN GENERATED skills-table -->\nSTALE-LINE\n"
     readme += "<!-- END GENERATED skills-table -->\nafter\n"
     readme += "<!-- BEGIN GENERATED cli-reference -->\n<!-- END GENERATED cli-reference -->\n"
+    readme += "<!-- BEGIN GENERATED platforms-table -->\n<!-- END GENERATED platforms-table -->\n"
     synced = docs.sync_text(readme, plugin_root)
     assert synced.startswith("# Title\n\nkeep me\n\n<!-- BEGIN GENERATED skills-table: ")
     assert "STALE-LINE" not in synced and "| skill | `cite-check` |" in synced and "\nafter\n" in synced
@@ -95,7 +96,9 @@ def test_main_check_and_write(plugin_root: Path, capsys):
     readme = plugin_root / "README.md"
     readme.write_text("<!-- BEGIN GENERATED cli-reference -->\n<!-- END GENERATED cli-reference -->\n" * 1)
     readme.write_text(
-        readme.read_text() + "<!-- BEGIN GENERATED skills-table -->\n<!-- END GENERATED skills-table -->\n"
+        readme.read_text()
+        + "<!-- BEGIN GENERATED skills-table -->\n<!-- END GENERATED skills-table -->\n"
+        + "<!-- BEGIN GENERATED platforms-table -->\n<!-- END GENERATED platforms-table -->\n"
     )
     assert docs.main(["--root", str(plugin_root), "--check"]) == 1
     assert "run: python -m skillbox.docs --write" in capsys.readouterr().err

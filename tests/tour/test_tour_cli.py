@@ -77,3 +77,41 @@ def test_debug_lets_a_step_error_propagate(tmp_path: Path, monkeypatch):
     monkeypatch.setattr(tour_module, "TOUR_STEPS", {"broken": f"{__name__}:failing_step"})
     result = CliRunner().invoke(cli, ["--debug", "tour", "--out", str(tmp_path)])
     assert isinstance(result.exception, RuntimeError)
+
+
+def missing_module_step(workdir: Path) -> TourReport:
+    import skillbox_tour_no_such_module  # noqa: F401  (a module no environment has)
+
+    return TourReport("unreachable")
+
+
+def test_a_step_missing_a_module_names_it_in_one_line(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(tour_module, "TOUR_STEPS", {"broken": f"{__name__}:missing_module_step"})
+    result = CliRunner().invoke(cli, ["tour", "--out", str(tmp_path), "--json"])
+    assert result.exit_code == 1
+    (step,) = json.loads(result.output)["steps"]
+    assert step["ok"] is False and len(step["lines"]) == 1
+    assert "'skillbox_tour_no_such_module' is not installed" in step["lines"][0]
+
+
+def test_paper_step_without_its_extra_says_what_to_install(tmp_path: Path, monkeypatch):
+    """What a plain `pip install .` gives: the paper scripts' imports are missing, so the step says which and how
+    to install them, instead of a JSONDecodeError from the figure checker's empty output."""
+    from skillbox.skills import paper_tour
+
+    monkeypatch.setattr(paper_tour, "PAPER_MODULES", {**paper_tour.PAPER_MODULES, "skillbox_no_such_dep": "nodep"})
+    monkeypatch.setattr(tour_module, "TOUR_STEPS", {"paper": "skillbox.skills.paper_tour:run"})
+    result = CliRunner().invoke(cli, ["tour", "--out", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "nodep not installed: pip install 'skillbox[paper]'" in result.output
+    assert "Error" not in result.output and "JSONDecode" not in result.output
+
+
+def test_the_paper_extra_lists_every_module_the_paper_step_checks():
+    import tomllib
+
+    from skillbox.skills import paper_tour
+
+    project = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())["project"]
+    extra = {req.split(">")[0].split("=")[0].strip() for req in project["optional-dependencies"]["paper"]}
+    assert set(paper_tour.PAPER_MODULES.values()) <= extra

@@ -3,7 +3,9 @@
 Two sections are rendered between marker comments, so hand-written prose around them stays untouched:
 - `cli-reference`: every command of the click tree (lazy groups loaded), its arguments and options, one line each;
 - `skills-table`: every skill (`skills/*/SKILL.md`) and slash command (`commands/*.md`) with one line from its
-  description, read from the frontmatter.
+  description, read from the frontmatter;
+- `platforms-table`: the agents `skillbox install --platform` supports, from the installer's own platform table
+  (`skillbox.install.platforms`), with where each puts skills, MCP servers and hooks and what it lacks.
 A test fails when README.md is stale, so a renamed flag or a new skill cannot ship with outdated docs. This module
 reads the click tree, which is why it imports click although it is not a command itself.
 """
@@ -21,7 +23,7 @@ import click
 
 from skillbox.errors import InvalidInputError
 
-SECTIONS = ("cli-reference", "skills-table")
+SECTIONS = ("cli-reference", "skills-table", "platforms-table")
 REGENERATE = "python -m skillbox.docs --write"
 
 
@@ -138,11 +140,40 @@ def render_skills_table(plugin_root: Path) -> str:
     return "\n".join(["| Kind | Name | What it does |", "| --- | --- | --- |", *rows])
 
 
+def _where(location) -> str:
+    """`~/user/path` / `project/path` for a platform location; "—" where the agent has none at that scope."""
+    user = f"`~/{location.user}`" if location.user else "—"
+    project = f"`{location.project}`" if location.project else "—"
+    if location.env and location.user:
+        user += f" (or under `${location.env}`)"
+    return f"{user} / {project}"
+
+
+def render_platforms_table() -> str:
+    from skillbox.install.platforms import PLATFORMS
+
+    rows = ["| Agent | `--platform` | Skills (user / project) | MCP servers (user / project) | Memory hooks |",
+            "| --- | --- | --- | --- | --- |"]  # fmt: skip
+    notes = []
+    for platform in PLATFORMS.values():
+        mcp = _where(platform.mcp.file) if platform.mcp else "—"
+        if platform.hooks:
+            events = ", ".join(platform.hooks.events.values())
+            hooks = f"{events} in {_where(platform.hooks.file)}"
+        else:
+            hooks = "none (see below)"
+        rows.append(f"| {platform.label} | `{platform.name}` | {_where(platform.skills)} | {mcp} | {hooks} |")
+        notes += [f"- {platform.label}: {gap}" for gap in platform.gaps]
+    return "\n".join([*rows, "", *notes])
+
+
 def render_section(name: str, plugin_root: Path) -> str:
     if name == "cli-reference":
         return render_cli_reference()
     if name == "skills-table":
         return render_skills_table(plugin_root)
+    if name == "platforms-table":
+        return render_platforms_table()
     raise ValueError(name)
 
 

@@ -9,6 +9,7 @@ simply has no row, and the tour never pretends it ran.
 from __future__ import annotations
 
 import importlib
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -46,6 +47,15 @@ def load_step(target: str) -> Callable[[Path], TourReport]:
     return getattr(importlib.import_module(module_name), function)
 
 
+def error_line(err: Exception) -> str:
+    """One line a person can act on: a missing module names what to install, anything else its first line."""
+    if isinstance(err, ModuleNotFoundError) and err.name:
+        top = err.name.split(".")[0]
+        return f"Python module {top!r} is not installed in {sys.executable}: reinstall skillbox with its dependencies"
+    first_line = (str(err).strip().splitlines() or [""])[0]
+    return f"{type(err).__name__}: {first_line} (`skillbox --debug tour` shows the traceback)"
+
+
 def run_tour(workdir: Path, steps: dict[str, str] | None = None, *, keep_going: bool = True) -> list[TourOutcome]:
     """Run every registered step, each in its own subfolder of `workdir`.
 
@@ -63,7 +73,6 @@ def run_tour(workdir: Path, steps: dict[str, str] | None = None, *, keep_going: 
         except Exception as err:
             if not keep_going:
                 raise
-            first_line = (str(err).strip().splitlines() or [""])[0]
-            report = TourReport(f"{name} failed", [f"{type(err).__name__}: {first_line}"], ok=False)
+            report = TourReport(f"{name} failed", [error_line(err)], ok=False)
         outcomes.append(TourOutcome(name, report, time.perf_counter() - started))
     return outcomes

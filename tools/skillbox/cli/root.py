@@ -23,10 +23,12 @@ from skillbox.errors import SkillboxError
 COMMANDS: dict[str, str] = {
     "doctor": "skillbox.cli.doctor:doctor",
     "graph": "skillbox.cli.graph:graph",
+    "install": "skillbox.cli.install:install",
     "lint": "skillbox.cli.lint:lint",
     "mem": "skillbox.cli.mem:mem",
     "skills": "skillbox.cli.skills:skills",
     "tour": "skillbox.cli.tour:tour",
+    "uninstall": "skillbox.cli.install:uninstall",
 }
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 # Commands about skillbox itself rather than helpers with samples to show.
-NOT_HELPERS = {"tour", "doctor"}
+NOT_HELPERS = {"tour", "doctor", "install", "uninstall"}
 
 
 def _untoured_groups() -> list[str]:

@@ -4,16 +4,24 @@ Tools: query, path, explain, affected, god_nodes, community, stats — the CLI's
 server keeps the graph's SQLite index open between calls (a warm call costs milliseconds) and checks before each
 call whether graph.json or communities.json changed; if so it reopens, which rebuilds the index, so answers always
 come from the latest build.
+
+Which graph: `--graph FILE` when given. Otherwise the project's: Claude Code starts a plugin's MCP servers in the
+session's folder and sets CLAUDE_PROJECT_DIR to it, which may be a subfolder of the repository whose root holds
+the build; so the server looks for `skillbox-out/graph.json` there and in each parent folder up to the repository
+root (the first folder with `.git`), again on every call, so a graph built after the session started is found.
+Until one exists, each tool answers with a one-line error saying how to build it; the server itself starts fine.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 import threading
 from pathlib import Path
 
-from skillbox.errors import SkillboxError
+from skillbox.errors import NotFoundError, SkillboxError
+from skillbox.graph.graphfile import DEFAULT_GRAPH
 from skillbox.graph.index import GraphIndex
 
 INSTRUCTIONS = (
@@ -25,21 +33,57 @@ INSTRUCTIONS = (
 )
 
 
+def project_folder() -> Path:
+    """The folder the agent works in: CLAUDE_PROJECT_DIR when Claude Code set it, else the working folder."""
+    return Path(os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
+
+
+def find_project_graph(start: Path) -> Path | None:
+    """`skillbox-out/graph.json` in `start` or a parent, up to the repository root; None if there is none."""
+    start = start.resolve()
+    folders = [start]
+    if not (start / ".git").exists():
+        for parent in start.parents:
+            folders.append(parent)
+            if (parent / ".git").exists():
+                break
+        else:
+            folders = [start]  # not inside a repository: only the folder itself
+    return next((folder / DEFAULT_GRAPH for folder in folders if (folder / DEFAULT_GRAPH).is_file()), None)
+
+
 class LiveGraph:
-    """The latest graph's index, reopened whenever the build rewrote graph.json or communities.json."""
+    """The latest graph's index, reopened whenever the build rewrote graph.json or communities.json.
+
+    With no explicit graph, which file that is gets decided again at each call (see the module docstring)."""
 
     def __init__(self, graph: str | Path | None):
         self.graph = graph
         self._index: GraphIndex | None = None
+        self._opened_for: str | Path | None = None
         self._lock = threading.Lock()
+
+    def _graph_path(self) -> str | Path:
+        if self.graph is not None:
+            return self.graph
+        start = project_folder()
+        found = find_project_graph(start)
+        if found is None:
+            raise NotFoundError(
+                f"no code graph built yet for {start}: run `skillbox graph build {start}` "
+                f"(looked for {DEFAULT_GRAPH.as_posix()} there and in its parents up to the repository root)"
+            )
+        return found
 
     def index(self) -> GraphIndex:
         with self._lock:
-            if self._index is None or not self._index.is_current():
+            graph = self._graph_path()
+            if self._index is None or self._opened_for != graph or not self._index.is_current():
                 if self._index is not None:
                     self._index.close()
                     self._index = None
-                self._index = GraphIndex.open(self.graph, check_same_thread=False)
+                self._index = GraphIndex.open(graph, check_same_thread=False)
+                self._opened_for = graph
             return self._index
 
 

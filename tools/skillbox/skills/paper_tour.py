@@ -20,6 +20,10 @@ from skillbox.skills.triggers import evaluate, load_heldout_set, score_heldout
 from skillbox.skills.validate import find_plugin_root
 from skillbox.tour import TourReport
 
+# import name -> distribution: what the scripts import, all of it in the `paper` extra of pyproject.toml.
+PAPER_MODULES = {"matplotlib": "matplotlib", "pptx": "python-pptx", "pypdf": "pypdf"}
+INSTALL_HINT = "pip install 'skillbox[paper]' (in a clone: .venv/bin/pip install '.[paper]')"
+
 SCRIPTS = {
     "figure": ("paper-figures", "check_figure.py"),
     "build": ("paper-to-slides", "build_deck.py"),
@@ -38,6 +42,19 @@ def plugin_skills_dir() -> Path | None:
     return None
 
 
+def missing_modules() -> list[str]:
+    """Distributions of the paper extra this Python cannot import; the scripts run with this same interpreter."""
+    from importlib.util import find_spec
+
+    return [dist for module, dist in PAPER_MODULES.items() if find_spec(module) is None]
+
+
+def _failure(step: str, done: subprocess.CompletedProcess) -> str:
+    """One line for a script that did not give its usual answer: the last line it wrote to stderr."""
+    said = (done.stderr or done.stdout or "").strip().splitlines()
+    return f"{step} exited {done.returncode}: {said[-1] if said else 'no output'}"
+
+
 def _run(skills: Path, key: str, *args: str, cwd: Path) -> subprocess.CompletedProcess:
     skill, name = SCRIPTS[key]
     command = [sys.executable, str(skills / skill / "scripts" / name), *args]
@@ -50,6 +67,9 @@ def run(workdir: Path) -> TourReport:
     if skills is None:
         hint = "skills/ folder not found: run the tour from the plugin folder or set CLAUDE_PLUGIN_ROOT"
         return TourReport(title, [hint], ok=False)
+    missing = missing_modules()
+    if missing:
+        return TourReport(title, [f"{', '.join(missing)} not installed: {INSTALL_HINT}"], ok=False)
     sample = resources.files("skillbox") / "samples" / "paper"
     for name in ("make_fig.py", "deck.json"):
         shutil.copyfile(str(sample / name), workdir / name)
@@ -59,9 +79,12 @@ def run(workdir: Path) -> TourReport:
 
     lines, ok = [], True
     figure = _run(skills, "figure", "make_fig.py", "--width-mm", "89", "--json", cwd=workdir)
-    if figure.returncode not in (0, 1):
-        return TourReport(title, [f"figure checker failed: {figure.stderr.strip()}"], ok=False)
-    found = json.loads(figure.stdout)
+    try:
+        found = json.loads(figure.stdout) if figure.returncode in (0, 1) else None
+    except ValueError:
+        found = None
+    if found is None:
+        return TourReport(title, [_failure("check_figure.py", figure)], ok=False)
     lines.append(f"check_figure.py: {found['figures']} figure(s), {found['errors']} error(s)")
     lines += [f"  {f['severity']} {f['code']}: {f['message']}" for f in found["findings"]]
     ok &= figure.returncode == 0
