@@ -35,11 +35,11 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-try:
-    from skillbox.papers import titles
-except ImportError:  # run by an interpreter without the skillbox package: use the plugin's own copy
-    sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tools"))
-    from skillbox.papers import titles
+# The plugin's own copy of the package first: the script and the helpers it uses are always the same version.
+_TOOLS = Path(__file__).resolve().parents[3] / "tools"
+if (_TOOLS / "skillbox" / "papers").is_dir():
+    sys.path.insert(0, str(_TOOLS))
+from skillbox.papers import titles  # noqa: E402 (after the path line above)
 
 EUTILS = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils/"
 CROSSREF = "https://api.crossref.org/works"

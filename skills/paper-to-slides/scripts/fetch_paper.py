@@ -25,11 +25,11 @@ import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
-try:
-    from skillbox.papers import doi as dois
-except ImportError:  # run by an interpreter without the skillbox package: use the plugin's own copy
-    sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tools"))
-    from skillbox.papers import doi as dois
+# The plugin's own copy of the package first: the script and the helpers it uses are always the same version.
+_TOOLS = Path(__file__).resolve().parents[3] / "tools"
+if (_TOOLS / "skillbox" / "papers").is_dir():
+    sys.path.insert(0, str(_TOOLS))
+from skillbox.papers import doi as dois  # noqa: E402 (after the path line above)
 
 Fetch = Callable[[str], tuple[int, bytes]]
 ARXIV_NEW = re.compile(r"^(\d{4}\.\d{4,5})(v\d+)?$")
