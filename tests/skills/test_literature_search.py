@@ -211,3 +211,35 @@ def test_merge_keeps_one_record_per_work_across_years_and_prefers_the_published_
     # different works are never merged: two Chinese titles, two "Introduction"s by different authors
     assert {"DOI:10.5555/zh.1", "DOI:10.5555/zh.2", "DOI:10.5555/intro.a", "DOI:10.5555/intro.b"} <= set(merged)
     assert len(merged) == 6
+
+
+def _record(**fields):
+    base = {"source": "crossref", "id": "x", "title": "t", "authors": [], "year": 2020, "kind": "journal-article"}
+    return lit.Record(**{**base, **fields})
+
+
+def test_merge_never_joins_distinct_works_that_share_a_title():
+    records = [
+        _record(id="DOI:10.1/a", doi="10.1/a", title="Correction"),
+        _record(id="DOI:10.2/b", doi="10.2/b", title="Correction"),
+        _record(id="DOI:10.1/c", doi="10.1/c", title="Editorial", authors=["Smith J"]),
+        _record(id="DOI:10.2/d", doi="10.2/d", title="Editorial", authors=["Smith A"]),
+        _record(id="PMID:1", title="肠道菌群与免疫治疗", authors=["王伟"]),
+        _record(id="PMID:2", title="肠道菌群与免疫治疗", authors=["李娜"]),
+    ]
+    assert len(lit.merge(records)) == 6
+
+
+def test_merge_keeps_a_retraction_flag_whichever_record_wins():
+    crossref = _record(id="DOI:10.1/x", doi="10.1/x", title="A finding", authors=["Lee Ann"])
+    pubmed = _record(
+        source="pubmed", id="PMID:9", doi="10.1/x", title="A finding", authors=["Lee A"], flags=["retracted"]
+    )
+    (merged,) = lit.merge([crossref, pubmed])
+    assert merged.flags == ["retracted"] and merged.duplicates == ["PMID:9"]
+    preprint = _record(
+        source="arxiv", id="arXiv:1", title="A finding", authors=["Ann Lee"], kind="preprint", flags=["retracted"]
+    )
+    published = _record(id="DOI:10.1/y", doi="10.1/y", title="A finding", authors=["Lee Ann"], year=2021)
+    (merged,) = lit.merge([preprint, published])
+    assert merged.id == "DOI:10.1/y" and merged.flags == ["retracted"]

@@ -85,9 +85,10 @@ def test_real_doi_attached_to_another_papers_title_is_a_mismatch(crossref):
 
 
 def test_year_off_by_more_than_one_is_a_mismatch_and_off_by_one_is_noted(crossref):
-    wrong, _ = cite.verify_doi("10.1145/3065386", crossref, None, 2012)
+    title = "ImageNet classification with deep convolutional neural networks"
+    wrong, _ = cite.verify_doi("10.1145/3065386", crossref, title, 2012)
     assert wrong.status == "YEAR_MISMATCH"
-    close, _ = cite.verify_doi("10.1145/3065386", crossref, None, 2016)
+    close, _ = cite.verify_doi("10.1145/3065386", crossref, title, 2016)
     assert close.status == "VERIFIED"
     assert "Crossref 2017" in close.detail
 
@@ -116,7 +117,12 @@ def test_verify_cli_saves_records_and_exits_1_on_any_failure(crossref, tmp_path,
 
 def test_export_bibtex_ris_endnote(crossref, tmp_path, capsys):
     refs = tmp_path / "refs"
-    assert cite.main(["verify", "10.1038/nature14539", "10.1109/CVPR.2016.90", "--save-dir", str(refs)], crossref) == 0
+    claims = tmp_path / "claims.tsv"
+    claims.write_text(
+        "10.1038/nature14539\tDeep learning\t2015\n"
+        "10.1109/CVPR.2016.90\tDeep residual learning for image recognition\t2016\n"
+    )
+    assert cite.main(["verify", "--from-file", str(claims), "--save-dir", str(refs), "--delay", "0"], crossref) == 0
     capsys.readouterr()
     files = [str(refs / n) for n in ("10.1038_nature14539.json", "10.1109_cvpr.2016.90.json")]
     assert cite.main(["export", *files, "--format", "bibtex"]) == 0
@@ -221,15 +227,17 @@ def test_pubmed_alone_flags_a_retraction_crossref_does_not_know(crossref, fixtur
     def fetch(url):
         return (200, json.dumps(message)) if url.startswith(cite.API) else crossref(url)
 
-    assert cite.verify_doi("10.1016/S0140-6736(20)31180-6", fetch, pubmed=False)[0].status == "VERIFIED"
-    verdict, _ = cite.verify_doi("10.1016/S0140-6736(20)31180-6", fetch, pubmed=True)
+    title = "Hydroxychloroquine or chloroquine with or without a macrolide for treatment of COVID-19"
+    title += ": a multinational registry analysis"
+    assert cite.verify_doi("10.1016/S0140-6736(20)31180-6", fetch, "RETRACTED: " + title)[0].status == "VERIFIED"
+    verdict, _ = cite.verify_doi("10.1016/S0140-6736(20)31180-6", fetch, "RETRACTED: " + title, pubmed=True)
     assert verdict.status == "RETRACTED" and "pubmed:32450107" in verdict.detail
 
 
 def test_a_retraction_notice_is_not_the_paper(crossref):
     verdict, _ = cite.verify_doi("10.1016/S0140-6736(20)31324-6", crossref, pubmed=False)
-    assert verdict.status == "RETRACTED"
-    assert "notice" in verdict.detail
+    assert verdict.status == "NOTICE"
+    assert "retraction notice" in verdict.detail and verdict.status not in cite.CITABLE
 
 
 def test_corrected_work_is_citable_and_says_so(crossref, tmp_path, capsys):
@@ -244,7 +252,7 @@ def test_pubmed_outage_is_reported_not_hidden(crossref):
     def fetch(url):
         return (0, "Name or service not known") if url.startswith(cite.EUTILS) else crossref(url)
 
-    verdict, _ = cite.verify_doi("10.1038/nature14539", fetch, pubmed=True)
+    verdict, _ = cite.verify_doi("10.1038/nature14539", fetch, "Deep learning", pubmed=True)
     assert verdict.status == "VERIFIED" and "PubMed not checked" in verdict.detail
 
 
@@ -278,3 +286,32 @@ def test_export_refuses_unverified_records_unless_forced(fixtures_dir, tmp_path,
     assert "TITLE_MISMATCH" in capsys.readouterr().err
     assert cite.main(["export", raw, "--format", "bibtex", "--force"]) == 0
     assert "@article{Krizhevsky2017Imagenet," in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("claimed", "actual"),
+    [
+        ("Mortality after surgery in men", "Mortality after surgery in women"),
+        ("Sepsis management, part I", "Sepsis management, part II"),
+        ("A phase 2 trial of drug X", "A phase 3 trial of drug X"),
+        ("基于深度学习的医学图像分割方法研究", "基于深度学习的医学图像识别方法研究"),
+        ("गहन शिक्षा का परिचय", "गहन शक्ति का परिचय"),
+    ],
+)
+def test_titles_alike_but_for_one_word_or_number_are_different_works(claimed, actual):
+    ok, ratio, differ = cite.titles.same_title(claimed, actual)
+    assert ratio > 0.85 and not ok and differ
+
+
+def test_a_typo_in_the_claimed_title_still_matches():
+    assert cite.titles.same_title(
+        "Deep residual lerning for image recognition", "Deep Residual Learning for Image Recognition"
+    )[0]
+
+
+def test_a_doi_checked_without_a_title_is_not_verified_nor_saved(crossref, tmp_path, capsys):
+    assert (
+        cite.main(["verify", "10.1038/nature14539", "--save-dir", str(tmp_path / "refs"), "--no-pubmed"], crossref) == 1
+    )
+    assert capsys.readouterr().out.startswith("DOI_ONLY\t10.1038/nature14539\t")
+    assert not (tmp_path / "refs").exists()

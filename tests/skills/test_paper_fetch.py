@@ -86,3 +86,33 @@ def test_a_landing_page_is_not_saved_as_a_pdf(tmp_path, capsys):
 def test_something_that_is_no_id_is_a_usage_error(tmp_path, capsys):
     assert fetch_paper.main(["Lee et al. 2024", "-o", str(tmp_path / "p.pdf")], lambda url: (200, PDF), {}) == 2
     assert capsys.readouterr().err == "Error: not an arXiv id or a DOI: 'Lee et al. 2024'\n"
+
+
+@pytest.mark.parametrize(
+    ("raw", "doi"),
+    [
+        ("(10.1038/nature14539).", "10.1038/nature14539"),
+        ("10.1016/S0140-6736(20)30183-5)", "10.1016/s0140-6736(20)30183-5"),
+    ],
+)
+def test_doi_punctuation_from_prose_is_trimmed_as_in_cite_tool(raw, doi):
+    assert fetch_paper.classify(raw) == ("doi", doi)
+
+
+def test_a_failing_best_copy_falls_back_to_the_next_open_copy(fixtures_dir, tmp_path):
+    import json
+
+    record = json.loads((fixtures_dir / "unpaywall" / "open.json").read_text())
+    record["oa_locations"] = [{"url_for_pdf": "https://europepmc.org/articles/pmc1/pdf"}]
+    answers = {
+        "unpaywall": (200, json.dumps(record).encode()),
+        "nature.com": (403, b"forbidden"),
+        "europepmc": (200, PDF),
+    }
+
+    def fetch(url):
+        return next(answer for host, answer in answers.items() if host in url)
+
+    out = tmp_path / "p.pdf"
+    assert fetch_paper.main(["10.1038/s41586-020-2649-2", "-o", str(out), "--email", "a@b"], fetch, {}) == 0
+    assert out.read_bytes() == PDF

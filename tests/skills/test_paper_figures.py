@@ -34,9 +34,14 @@ def write(tmp_path, body: str):
     return path
 
 
-def run(path, *extra):
+def run(path, *extra, cwd=None):
+    """The checker as a user runs it: from the folder the script is run from (its own, unless `cwd`)."""
     return subprocess.run(
-        [sys.executable, str(SCRIPT), str(path), "--json", *extra], capture_output=True, text=True, timeout=120
+        [sys.executable, str(SCRIPT), str(path), "--json", *extra],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd or path.parent,
     )
 
 
@@ -313,3 +318,54 @@ def test_audit_of_outlined_svg_text_says_sizes_cannot_be_checked(tmp_path):
     result = run(_make(tmp_path, body, "outlined.svg"))
     finding = next(f for f in json.loads(result.stdout)["findings"] if f["code"] == "svg_text_as_paths")
     assert "cannot be checked" in finding["message"]
+
+
+HEATMAP = f"""
+    import numpy as np, matplotlib.pyplot as plt
+    plt.style.use({str(STYLE)!r})
+    fig, ax = plt.subplots(figsize=(89 / 25.4, 70 / 25.4))
+    image = ax.imshow(np.random.default_rng(0).random((12, 12)), interpolation="none")
+    fig.colorbar(image)
+    fig.savefig(NAME, dpi=300)
+    """
+
+
+@pytest.mark.parametrize("name", ["heat.pdf", "heat.svg"])
+def test_a_correct_heatmap_with_a_colour_bar_audits_clean(tmp_path, name):
+    result = run(_make(tmp_path, HEATMAP.replace("NAME", repr(name)), name))
+    assert result.returncode == 0, result.stdout + result.stderr  # no crash on the SVG's data URI, no false dpi error
+    assert "raster_dpi_low" not in codes(result)
+
+
+def test_a_shaded_band_behind_the_bars_is_not_a_data_colour(tmp_path):
+    path = write(
+        tmp_path,
+        f"""
+        import matplotlib.pyplot as plt
+        plt.style.use({str(STYLE)!r})
+        fig, ax = plt.subplots(figsize=(89 / 25.4, 60 / 25.4))
+        ax.axvspan(-0.5, 0.5, color="0.92"); ax.bar([0, 1], [1, 2], color="white", edgecolor="black")
+        fig.savefig("bars.pdf")
+        """,
+    )
+    assert "colours_confusable" not in codes(run(path))
+
+
+def test_the_script_runs_from_the_callers_folder_like_python_does(tmp_path):
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "x.csv").write_text("0,1\n1,3\n")
+    scripts = tmp_path / "scripts"
+    scripts.mkdir()
+    path = write(
+        scripts,
+        f"""
+        import matplotlib.pyplot as plt
+        plt.style.use({str(STYLE)!r})
+        rows = [line.split(",") for line in open("data/x.csv").read().split()]
+        fig, ax = plt.subplots(figsize=(89 / 25.4, 60 / 25.4))
+        ax.plot([float(a) for a, _ in rows], [float(b) for _, b in rows]); fig.savefig("out.pdf")
+        """,
+    )
+    result = run(path, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "out.pdf").exists()

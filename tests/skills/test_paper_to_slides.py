@@ -316,3 +316,61 @@ def test_text_measure_treats_cjk_as_twice_as_wide_as_latin(capsys):
     assert latin == cjk == 2 * 20 * slide_text.LINE_SPACING
     assert slide_text.main(["The question the paper asks", "--size", "32", "--width-in", "12.1"]) == 0
     assert capsys.readouterr().out.startswith("1 line(s)")
+
+
+def test_a_long_table_continues_on_further_slides_and_a_pasted_one_is_caught(spec_dir):
+    rows = [
+        [f"Author {i} et al., 199{i % 10}", "Hippocampal astrocytes", "Mechanical, local glutamate"] for i in range(44)
+    ]
+    spec = json.loads((spec_dir / "deck.json").read_text())
+    spec["slides"] = [
+        {
+            "layout": "table",
+            "title": "All cohorts",
+            "table": {"header": ["Ref", "Prep", "Stimulus"], "rows": rows},
+            "caption": "Table 1 | Lee et al.",
+            "notes": "n",
+        }
+    ]
+    out = spec_dir / "long.pptx"
+    build_deck.build_deck(spec, out, spec_dir)
+    prs = Presentation(str(out))
+    tables = [next(s for s in slide.shapes if s.has_table).table for slide in list(prs.slides)[1:]]
+    assert len(tables) > 1
+    assert sum(len(t.rows) - 1 for t in tables) == 44 and all(t.cell(0, 0).text == "Ref" for t in tables)
+    titles = [next(sh for sh in slide.shapes if sh.name == "Title").text_frame.text for slide in list(prs.slides)[1:]]
+    assert titles[0] == "All cohorts" and titles[1] == f"All cohorts (cont. 2/{len(tables)})"
+    assert not [f for f in check_deck.check_deck(out) if f.severity == "error"]
+    # the same 44 rows pasted into one slide by hand run off it, and the checker says so
+    slide = prs.slides[1]
+    shape = next(s for s in slide.shapes if s.has_table)
+    pasted = slide.shapes.add_table(45, 3, shape.left, shape.top, shape.width, Inches(1))
+    pasted.name = "Pasted"
+    for r in range(45):
+        for c in range(3):
+            pasted.table.cell(r, c).text = "x"
+    prs.save(str(out))
+    assert (2, "table_off_slide") in {(f.slide, f.code) for f in check_deck.check_deck(out)}
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda s: s["slides"].append("just a title"), "slide 7: a slide is an object"),
+        (lambda s: s["slides"][4].update(bullets="Diet? Antibiotics?"), "slide 6: 'bullets' is a list of strings"),
+        (lambda s: s["slides"][4].update(bullets=[{"text": "x"}]), "slide 6: 'bullets' is a list of strings"),
+    ],
+)
+def test_malformed_slides_are_one_line_spec_errors(spec_dir, change, message):
+    spec = json.loads((spec_dir / "deck.json").read_text())
+    change(spec)
+    with pytest.raises(build_deck.SpecError, match=message):
+        build_deck.validate_spec(spec)
+
+
+def test_numbers_as_bullets_are_written_as_text(spec_dir):
+    spec = json.loads((spec_dir / "deck.json").read_text())
+    spec["slides"][4]["bullets"] = [42, [3.5]]
+    out = spec_dir / "n.pptx"
+    build_deck.build_deck(spec, out, spec_dir)
+    assert [p.text for p in _body_paragraphs(Presentation(str(out)).slides[5])] == ["42", "3.5"]

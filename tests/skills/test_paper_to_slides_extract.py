@@ -51,7 +51,7 @@ def test_captions_are_listed_per_page_and_vector_figures_are_flagged(paper_pdf, 
     out = capsys.readouterr().out.splitlines()
     assert "page 1: p1_1.png (640x400)" in out
     assert "page 1: Figure 1 Responders carry more Bifidobacterium." in out
-    assert any(line.startswith("page 2: p2_fig2.png (") and "[vector, rendered: Fig. 2." in line for line in out)
+    assert any(line.startswith("page 2: p2_fig2.png (") and "[figure, rendered: Fig. 2." in line for line in out)
     assert "page 2: Fig. 2 Transfer into mice reproduces the effect." in out
     assert "page 3: Extended Data Fig. 3 Same image reused.  [its bitmap repeats one saved from an earlier page]" in out
     assert out[-1] == "2 image(s), 3 caption(s) from 3 page(s)"
@@ -109,7 +109,7 @@ def test_vector_figure_and_table_are_cropped_from_the_page_by_caption(journal_pa
     points_to_px = 100 / 72
     # the chart's region: from the axes' top down to its x-axis title, none of the body text above or below
     top, bottom = 792 * (1 - 0.87), 792 * (1 - 0.48)
-    assert (figure["kind"], figure["file"]) == ("vector", "p1_fig2.png")
+    assert (figure["kind"], figure["file"]) == ("figure", "p1_fig2.png")
     assert top - 25 < figure["bbox"][1] < top and figure["bbox"][3] < bottom
     assert figure["bbox"][1] > 792 * (1 - 0.95) + 12  # the "Results." line is left out
     assert table["kind"] == "table" and table["caption"] == "Table 1 | Cohorts at a glance"

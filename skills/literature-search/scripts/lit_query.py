@@ -22,19 +22,24 @@ Exit 0 on success, 1 when a service fails, 2 on usage errors.
 from __future__ import annotations
 
 import argparse
-import html
 import json
 import os
 import re
 import sys
 import time
-import unicodedata
 import urllib.error
 import urllib.parse
 import urllib.request
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+# The plugin's own copy of the package first: the script and the helpers it uses are always the same version.
+_TOOLS = Path(__file__).resolve().parents[3] / "tools"
+if (_TOOLS / "skillbox" / "papers").is_dir():
+    sys.path.insert(0, str(_TOOLS))
+from skillbox.papers import titles  # noqa: E402 (after the path line above)
 
 EUTILS = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils/"
 CROSSREF = "https://api.crossref.org/works"
@@ -73,9 +78,7 @@ class Search:
     warnings: list[str] = field(default_factory=list)
 
 
-def clean_text(text: str) -> str:
-    """Titles arrive with JATS/HTML tags and entities (`<i>`, `&amp;`); keep what a reader sees."""
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", text or "")).split())
+clean_text = titles.clean_text
 
 
 class Throttle:
@@ -290,36 +293,35 @@ def parse_arxiv(text: str) -> Search:
 # --- merging --------------------------------------------------------------------------------------------------
 
 
-_UNSPACED = "\u3040-\u30ff\u3100-\u312f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f\u0e00-\u0e7f"
-_TOKEN = re.compile(rf"[{_UNSPACED}]|(?:(?![{_UNSPACED}])[^\W_])+")
-
-
-def _fold(char: str) -> str:
-    base = unicodedata.normalize("NFKD", char)
-    return base[0] if base[0].isascii() and base[0].isalpha() else char
-
-
 def title_key(title: str) -> str:
-    """A title in comparable form for any script: NFKC, case-folded, Latin accents dropped, punctuation gone;
-    characters of unspaced scripts (Chinese, Japanese, Thai) kept one by one. Never empty for a real title, so
-    two different non-Latin titles never collapse into one key."""
-    text = "".join(_fold(c) for c in unicodedata.normalize("NFKC", clean_text(title)).casefold())
-    return " ".join(_TOKEN.findall(text))
+    """A title in comparable form for any script (see skillbox.papers.titles)."""
+    return titles.key(title)
 
 
 def _name_tokens(record: Record) -> set[str]:
     """Words of the first author's name: sources order family and given names differently ("LeCun Y",
-    "LeCun Yann", "Yann LeCun"), so two records share an author when they share a word longer than an initial."""
+    "LeCun Yann", "Yann LeCun"), so two records share an author when they share a word longer than an initial.
+    A name in an unspaced script (王伟) is one word as a whole."""
     if not record.authors:
         return set()
-    return {t for t in title_key(record.authors[0]).split() if len(t) > 1}
+    name = record.authors[0]
+    found = {w for w in titles.words(name) if len(w) > 1}
+    unspaced = "".join(w for w in titles.words(name) if len(w) == 1 and not w.isascii())
+    return found | ({unspaced} if unspaced else set())
 
 
 def _same_work(a: Record, b: Record) -> bool:
+    """Same title (compared by the caller): also the same work? Two published records with different DOIs never
+    are (journals reuse titles such as "Correction" or "Editorial"); a preprint and a published version are when
+    their first authors share a name and the years are within three."""
+    if a.doi and b.doi and a.doi != b.doi and "preprint" not in {a.kind, b.kind}:
+        return False
     if a.year and b.year and abs(a.year - b.year) > 3:
         return False
     names_a, names_b = _name_tokens(a), _name_tokens(b)
-    return not (names_a and names_b) or bool(names_a & names_b)
+    if not names_a or not names_b:
+        return False  # nobody to compare: a shared title alone is not enough
+    return bool(names_a & names_b)
 
 
 def merge(records: list[Record]) -> list[Record]:
@@ -342,11 +344,13 @@ def merge(records: list[Record]) -> list[Record]:
             out.append(r)
         else:
             kept = out[slot]
+            flags = sorted(set(kept.flags) | set(r.flags))  # a retraction found by any source stays
             if kept.kind == "preprint" and r.kind != "preprint":
                 r.duplicates = [*kept.duplicates, kept.id, *r.duplicates]
                 out[slot] = r
             else:
                 kept.duplicates.append(r.id)
+            out[slot].flags = flags
         for d in dois:
             by_doi.setdefault(d, slot)
         if key and slot not in by_title.setdefault(key, []):

@@ -10,8 +10,10 @@ belong together. `verify` looks each DOI up in the Crossref REST API and compare
     skillbox-python cite_tool.py export refs/*.json --format bibtex|ris|enw [-o refs.bib]
 
 verify prints one status per DOI: VERIFIED, CORRECTED (verified, and a correction/erratum is on record),
-RETRACTED, CONCERN (expression of concern), WITHDRAWN, TITLE_MISMATCH, YEAR_MISMATCH, NOT_FOUND or UNCHECKED
-(network failure; never treat it as verified). Retraction status comes from Crossref (`updated-by` on the work,
+RETRACTED, CONCERN (expression of concern), WITHDRAWN, NOTICE (the DOI is a retraction/correction notice, not a
+paper), DOI_ONLY (the DOI exists but no title was given to compare), TITLE_MISMATCH (including titles that differ
+in a number, numeral or word however alike they look), YEAR_MISMATCH, NOT_FOUND or UNCHECKED (network failure;
+never treat it as verified). Retraction status comes from Crossref (`updated-by` on the work,
 `update-to` when the DOI is itself a notice) and from PubMed (publication type "Retracted Publication"; skip with
 --no-pubmed). Exit 0 when every DOI is VERIFIED or CORRECTED, 1 otherwise, 2 on usage errors. Only VERIFIED and
 CORRECTED records are saved by --save-dir, and export refuses any other record unless --force is given, so a
@@ -22,9 +24,6 @@ Set CROSSREF_MAILTO (or --mailto) to join Crossref's polite pool; requests are s
 from __future__ import annotations
 
 import argparse
-import difflib
-import html
-import itertools
 import json
 import os
 import re
@@ -39,37 +38,24 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+# The plugin's own copy of the package first: the script and the helpers it uses are always the same version.
+_TOOLS = Path(__file__).resolve().parents[3] / "tools"
+if (_TOOLS / "skillbox" / "papers").is_dir():
+    sys.path.insert(0, str(_TOOLS))
+from skillbox.papers import doi as dois  # noqa: E402 (after the path line above)
+from skillbox.papers import titles  # noqa: E402 (after the path line above)
+
 API = "https://api.crossref.org/works/"
 EUTILS = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils/"
-TITLE_MATCH = 0.9  # similarity ratio of normalised titles counted as the same work
 Fetch = Callable[[str], tuple[int, str]]
 
 
 # --- DOI handling ---------------------------------------------------------------------------------------------
 
 
-def _trim_doi_tail(doi: str) -> str:
-    """Strip punctuation that prose puts after a DOI ("(doi:10.1/x)." or "10.1/x],") but keep brackets that are
-    part of the DOI itself, as in 10.1016/S0140-6736(20)30183-5: a closing bracket goes only when unbalanced."""
-    pairs = {")": "(", "]": "[", "}": "{", ">": "<"}
-    while doi:
-        last = doi[-1]
-        if last in ".,;:'\"”’" or (last in pairs and doi.count(last) > doi.count(pairs[last])):
-            doi = doi[:-1]
-            continue
-        break
-    return doi
-
-
 def normalise_doi(raw: str) -> str:
     """Bare lower-case DOI from a DOI, doi: form or doi.org URL; raises ValueError when it is not a DOI."""
-    doi = raw.strip().lstrip("([{<'\"“‘")
-    doi = re.sub(r"^(https?://)?(dx\.)?doi\.org/", "", doi, flags=re.IGNORECASE)
-    doi = re.sub(r"^doi:\s*", "", doi, flags=re.IGNORECASE)
-    doi = _trim_doi_tail(urllib.parse.unquote(doi).strip())
-    if not re.fullmatch(r"10\.\d{4,9}/\S+", doi):
-        raise ValueError(f"not a DOI: {raw!r}")
-    return doi.lower()
+    return dois.normalise(raw)
 
 
 def crossref_url(doi: str, mailto: str | None = None) -> str:
@@ -91,61 +77,19 @@ def http_fetch(url: str, timeout: float = 20.0) -> tuple[int, str]:
 
 # --- verification ---------------------------------------------------------------------------------------------
 
-# Scripts written without spaces between words: each character is compared on its own (a word-level comparison
-# would see one giant "word"; an ASCII-only one would see nothing at all and call any two titles equal).
-_UNSPACED = (
-    "\u3040-\u30ff"  # Hiragana, Katakana
-    "\u3100-\u312f\u31a0-\u31bf"  # Bopomofo
-    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # CJK ideographs
-    "\U00020000-\U0003134f"
-    "\u0e00-\u0e7f"  # Thai
-)
-_UNSPACED_CHAR = re.compile(rf"[{_UNSPACED}]")
-_TOKEN = re.compile(rf"[{_UNSPACED}]|(?:(?![{_UNSPACED}])[^\W_])+")
-
-
-def clean_text(text: str) -> str:
-    """Crossref titles carry JATS/HTML tags and entities (`<i>`, `&amp;`); what a reader sees is the text."""
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", text or "")).split())
-
-
-def _fold(char: str) -> str:
-    """Latin letters lose their accents (Müller = Muller); every other script is kept as written."""
-    base = unicodedata.normalize("NFKD", char)
-    return base[0] if base[0].isascii() and base[0].isalpha() else char
-
-
-def normalise_title(title: str) -> str:
-    """Comparable form of a title in any script: NFKC, case-folded, accents dropped from Latin letters, punctuation
-    gone; words of spaced scripts joined by one space, characters of unspaced scripts (Chinese, Japanese, Thai)
-    written out without spaces so that a character-level comparison treats every character as meaningful."""
-    text = unicodedata.normalize("NFKC", clean_text(title)).casefold()
-    text = "".join(_fold(c) for c in text)
-    tokens = _TOKEN.findall(text)
-    out = tokens[:1]
-    for before, token in itertools.pairwise(tokens):
-        if not (_UNSPACED_CHAR.fullmatch(before) and _UNSPACED_CHAR.fullmatch(token)):
-            out.append(" ")
-        out.append(token)
-    return "".join(out)
-
-
-def title_similarity(a: str, b: str) -> float:
-    """0..1 similarity of two titles; 0 when either has nothing comparable (never "equal because both empty")."""
-    left, right = normalise_title(a), normalise_title(b)
-    if not left or not right:
-        return 0.0
-    return difflib.SequenceMatcher(None, left, right, autojunk=False).ratio()
+clean_text = titles.clean_text
+normalise_title = titles.key
+title_similarity = titles.similarity
 
 
 def crossref_titles(message: dict) -> list[str]:
     """Every title Crossref holds for the work: main, main + subtitle, original-language and short titles, so a
     claim written as "Title: Subtitle" or in the original language still matches."""
-    titles = [t for t in message.get("title") or [] if t]
+    main = [t for t in message.get("title") or [] if t]
     subtitles = [t for t in message.get("subtitle") or [] if t]
-    combined = [f"{t}: {s}" for t in titles[:1] for s in subtitles[:1]]
+    combined = [f"{t}: {s}" for t in main[:1] for s in subtitles[:1]]
     others = [t for key in ("original-title", "short-title") for t in message.get(key) or [] if t]
-    return titles + combined + others
+    return main + combined + others
 
 
 def issued_year(message: dict) -> int | None:
@@ -180,6 +124,7 @@ UPDATE_VERDICTS = {
 }
 SEVERITY = ["RETRACTED", "WITHDRAWN", "CONCERN", "CORRECTED"]
 CITABLE = {"VERIFIED", "CORRECTED"}
+# A DOI checked without a claimed title only proves that the DOI exists, not that it is the paper the draft means.
 
 
 def crossref_updates(message: dict) -> list[dict]:
@@ -259,8 +204,8 @@ def verify_doi(
         message = json.loads(body)["message"]
     except (json.JSONDecodeError, KeyError, TypeError):
         return Verdict(doi, "UNCHECKED", "Crossref answered with something that is not a work record"), None
-    titles = crossref_titles(message)
-    title = clean_text(titles[0]) if titles else ""
+    all_titles = crossref_titles(message)
+    title = clean_text(all_titles[0]) if all_titles else ""
     year = issued_year(message)
     journal = clean_text((message.get("container-title") or [""])[0]) or None
     verdict = Verdict(doi, "VERIFIED", "DOI resolves", title, year, journal)
@@ -268,20 +213,26 @@ def verify_doi(
         if not normalise_title(expect_title):
             verdict.status, verdict.detail = "TITLE_MISMATCH", f"claimed title {expect_title!r} has no words to compare"
             return verdict, message
-        if not titles:
+        if not all_titles:
             verdict.status, verdict.detail = "TITLE_MISMATCH", "Crossref holds no title for this DOI to compare with"
             return verdict, message
-        ratio = max(title_similarity(expect_title, t) for t in titles)
-        if ratio < TITLE_MATCH:
+        checks = [titles.same_title(expect_title, t) for t in all_titles]
+        if not any(ok for ok, _, _ in checks):
+            _, ratio, differ = max(checks, key=lambda c: c[1])
+            words = ", ".join(repr(w) for w, _ in differ[:4])
             verdict.status = "TITLE_MISMATCH"
-            verdict.detail = f"DOI belongs to {title!r} (similarity {ratio:.2f})"
+            verdict.detail = f"DOI belongs to {title!r} (similarity {ratio:.2f}" + (
+                f"; differs in {words})" if differ else ")"
+            )
             return verdict, message
         verdict.detail = "DOI resolves; title matches"
     if expect_year is not None and year is not None and abs(year - expect_year) > 1:
         verdict.status = "YEAR_MISMATCH"
         verdict.detail = f"Crossref year {year}, claimed {expect_year}"
         return verdict, message
-    if expect_year is not None and year != expect_year:
+    if expect_year is not None and year is None:
+        verdict.detail += " (Crossref gives no year to compare)"
+    elif expect_year is not None and year != expect_year:
         verdict.detail += f" (online/print year differ: Crossref {year})"
     verdict.updates = crossref_updates(message)
     if pubmed:
@@ -291,12 +242,18 @@ def verify_doi(
             verdict.detail += f"; {problem}"
     worst = standing(verdict.updates)
     if worst == "NOTICE":
-        verdict.status = "RETRACTED"
-        verdict.detail = "this DOI is a retraction/correction notice, not the paper; cite the paper only if it stands"
+        kinds = sorted(
+            {u["type"].removeprefix("notice_of_") for u in verdict.updates if u["type"].startswith("notice_")}
+        )
+        verdict.status = "NOTICE"
+        verdict.detail = f"this DOI is a {'/'.join(kinds)} notice, not the paper: cite the paper it updates instead"
     elif worst:
         verdict.status = worst
         notices = ", ".join(sorted({u["doi"] or u["source"] for u in verdict.updates if u["type"] in UPDATE_VERDICTS}))
         verdict.detail += f"; {worst.lower()} per {notices}"
+    elif expect_title is None:
+        verdict.status = "DOI_ONLY"
+        verdict.detail += "; no title given, so it is not known to be the paper meant (pass --expect-title)"
     return verdict, message
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import binascii
 import json
 import math
 import os
@@ -224,6 +225,15 @@ def _hex(colour) -> str:
     return "#{:02x}{:02x}{:02x}".format(*(round(v * 255) for v in to_rgb(colour)))
 
 
+def _spans_axes(ax, patch) -> bool:
+    """A shaded band across the whole axes (axvspan/axhspan, a background panel) marks a region, not a series."""
+    try:
+        box = patch.get_window_extent().transformed(ax.transAxes.inverted())
+    except (ValueError, RuntimeError):
+        return False
+    return box.height >= 0.99 or box.width >= 0.99
+
+
 def data_series(ax) -> list[tuple[str, tuple]]:
     """(colour, other cues) for each artist that encodes data in one axes: lines (line style, marker), filled
     patches (hatch) and scatter points that are not colour-mapped (marker shape). Two series whose colours look
@@ -233,7 +243,7 @@ def data_series(ax) -> list[tuple[str, tuple]]:
         if line.get_visible():
             found.append((_hex(line.get_color()), ("line", line.get_linestyle(), str(line.get_marker()))))
     for patch in ax.patches:
-        if patch.get_visible() and patch.get_fill():
+        if patch.get_visible() and patch.get_fill() and not _spans_axes(ax, patch):
             found.append((_hex(patch.get_facecolor()), ("patch", patch.get_hatch() or "")))
     for coll in ax.collections:
         if coll.get_array() is not None:
@@ -244,12 +254,6 @@ def data_series(ax) -> list[tuple[str, tuple]]:
             if face[3] > 0:
                 found.append((_hex(face), ("points", shape)))
     return sorted(set(found), key=found.index)
-
-
-def data_colours(ax) -> list[str]:
-    """Colours that encode data in one axes (lines, bars/patches, non-colour-mapped scatter points)."""
-    colours = [colour for colour, _ in data_series(ax)]
-    return sorted(set(colours), key=colours.index)
 
 
 def confusable_series(series: list[tuple[str, tuple]]) -> list[tuple[str, str, str, float]]:
@@ -409,6 +413,12 @@ def _raster_dpi_finding(pixels: tuple[int, int], printed_mm: float, where: str, 
     return None
 
 
+def _is_data_array(pixels: tuple[int, int], crisp: bool) -> bool:
+    """A data array (imshow with interpolation "none", a colour bar) is drawn as crisp cells at any size: its pixel
+    count is the data's, not a resolution, so it has no dpi to be too low."""
+    return crisp or min(pixels) < 64
+
+
 def _matrix_scale(m) -> float:
     return math.hypot(float(m[0]), float(m[1]))
 
@@ -497,8 +507,9 @@ def audit_pdf(path: Path, args) -> list[Finding]:
         if str(image.get("/Subtype")) != "/Image":
             continue
         width_pt = placed.get(str(name))
-        if width_pt:
-            pixels = (int(image.get("/Width", 0)), int(image.get("/Height", 0)))
+        pixels = (int(image.get("/Width", 0)), int(image.get("/Height", 0)))
+        data_array = _is_data_array(pixels, str(image.get("/Interpolate", "true")).lower() == "false")
+        if width_pt and not data_array:
             finding = _raster_dpi_finding(pixels, width_pt / PT_PER_INCH * MM_PER_INCH * scale, f"image {name}", label)
             if finding:
                 findings.append(finding)
@@ -565,7 +576,10 @@ def audit_svg(path: Path, args) -> list[Finding]:
             href = element.get("{http://www.w3.org/1999/xlink}href") or element.get("href") or ""
             pixels = _data_uri_png_size(href)
             placed = _svg_px(element.get("width"))
-            if pixels and placed:
+            crisp = re.search(
+                r"image-rendering\s*:\s*(pixelated|optimizespeed|crisp-edges)", (element.get("style") or "").lower()
+            )
+            if pixels and placed and not _is_data_array(pixels, bool(crisp)):
                 mm = placed * user_to_pt / PT_PER_INCH * MM_PER_INCH * scale
                 finding = _raster_dpi_finding(pixels, mm, "embedded image", label)
                 if finding:
@@ -595,10 +609,16 @@ def audit_svg(path: Path, args) -> list[Finding]:
 
 
 def _data_uri_png_size(href: str) -> tuple[int, int] | None:
-    match = re.match(r"data:image/png;base64,(.{0,64})", href.replace("\n", ""))
+    """Pixel size of an embedded PNG from its first bytes (the XML parser turns the line breaks inside a data URI
+    into spaces, so all white space goes first)."""
+    compact = re.sub(r"\s+", "", href[:200])
+    match = re.match(r"data:image/png;base64,([A-Za-z0-9+/]{32})", compact)
     if not match:
         return None
-    head = base64.b64decode(match.group(1)[:32] + "=" * (-len(match.group(1)[:32]) % 4))
+    try:
+        head = base64.b64decode(match.group(1))
+    except binascii.Error:
+        return None
     if head[:8] != b"\x89PNG\r\n\x1a\n" or len(head) < 24:
         return None
     return struct.unpack(">II", head[16:24])
@@ -676,11 +696,11 @@ def run_script(script: Path) -> tuple[list[Figure], dict[int, list[SaveRecord]]]
         return original(self, fname, *a, **kw)
 
     Figure.savefig = recording_savefig
-    old_cwd, old_argv, old_path = Path.cwd(), sys.argv, list(sys.path)
+    old_argv, old_path = sys.argv, list(sys.path)
     try:
-        os.chdir(script.parent)
+        # as `python script.py` would: the working folder stays the caller's (relative data paths resolve as they
+        # do when the user runs the script), and the script's folder comes first on sys.path (`import helpers`)
         sys.argv = [str(script)]
-        # as `python script.py` would: the script's folder first, so `import helpers` next to it works
         sys.path.insert(0, str(script.parent))
         runpy.run_path(str(script), run_name="__main__")
         for num in plt.get_fignums():
@@ -689,7 +709,6 @@ def run_script(script: Path) -> tuple[list[Figure], dict[int, list[SaveRecord]]]
                 seen.append(fig)
     finally:
         Figure.savefig = original
-        os.chdir(old_cwd)
         sys.argv = old_argv
         sys.path[:] = old_path
     return seen, saves

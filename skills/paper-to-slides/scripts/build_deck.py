@@ -86,6 +86,8 @@ def validate_spec(spec) -> None:
         raise SpecError(f"language must be one of {sorted(FONTS)}")
     for number, slide in enumerate(slides, 2):
         where = f"slide {number}"
+        if not isinstance(slide, dict):
+            raise SpecError(f"{where}: a slide is an object with 'layout' and 'title', got {type(slide).__name__}")
         layout = slide.get("layout")
         if layout not in LAYOUTS:
             raise SpecError(f"{where}: layout must be one of {sorted(LAYOUTS)}, got {layout!r}")
@@ -93,6 +95,15 @@ def validate_spec(spec) -> None:
             raise SpecError(f"{where}: missing 'title'")
         if layout in {"bullets", "figure_bullets"} and not slide.get("bullets"):
             raise SpecError(f"{where}: layout {layout} needs 'bullets'")
+        bullets = slide.get("bullets")
+        if bullets is not None:
+            ok = isinstance(bullets, list) and all(
+                isinstance(b, str | int | float)
+                or (isinstance(b, list) and all(isinstance(x, str | int | float) for x in b))
+                for b in bullets
+            )
+            if not ok:
+                raise SpecError(f"{where}: 'bullets' is a list of strings (a nested list is a sub-level)")
         if layout in {"figure", "figure_bullets"} and not slide.get("image"):
             raise SpecError(f"{where}: layout {layout} needs 'image'")
         if layout == "two_figures" and len(slide.get("images") or []) != 2:
@@ -155,10 +166,11 @@ class DeckBuilder:
 
     @staticmethod
     def _flatten(items: list) -> list[tuple[str, int]]:
+        """(text, level) per bullet: a nested list is the sub-level of the bullet before it."""
         return [
             (str(t), lvl)
             for item in items
-            for t, lvl in ([(item, 0)] if isinstance(item, str) else [(sub, 1) for sub in item])
+            for t, lvl in ([(sub, 1) for sub in item] if isinstance(item, list) else [(item, 0)])
         ]
 
     def _fit_size(self, lines: list[tuple[str, int]], width, height) -> int:
@@ -323,6 +335,34 @@ class DeckBuilder:
             gap = Inches(0.4)
             self._picture(slide, entry["image"], MARGIN + text_w + gap, top, width - text_w - gap, height)
 
+    @staticmethod
+    def table_size(rows: list[list], header) -> int:
+        body = ([header] if header else []) + rows
+        longest = max(len(str(c)) for r in body for c in r)
+        return 18 if len(body) <= 6 and longest <= 30 else 14 if len(body) <= 12 else 12
+
+    def table_pages(self, entry: dict, height) -> list[list[list]]:
+        """A long table split into slides of the rows that fit (the header repeats): a table never runs off."""
+        table = entry["table"]
+        header, rows = table.get("header"), table["rows"]
+        width_pt = (SLIDE_W - 2 * MARGIN) / 12700 / max(1, len(rows[0]))
+        size = self.table_size(rows, header)
+
+        def row_pt(row) -> float:
+            return max(paragraph_height_pt(str(c), size, width_pt - 10) for c in row) + size * 0.8
+
+        budget = height / 12700 - (row_pt(header) if header else 0)
+        pages, current, used = [], [], 0.0
+        for row in rows:
+            need = row_pt(row)
+            if current and used + need > budget:
+                pages.append(current)
+                current, used = [], 0.0
+            current.append(row)
+            used += need
+        pages.append(current)
+        return pages
+
     def table_slide(self, slide, entry: dict, top, width, height) -> None:
         table = entry.get("table")
         if table is None:
@@ -331,8 +371,7 @@ class DeckBuilder:
         header, rows = table.get("header"), table["rows"]
         body = ([header] if header else []) + rows
         cols = len(body[0])
-        longest = max(len(str(c)) for r in body for c in r)
-        size = 18 if len(body) <= 6 and longest <= 30 else 14 if len(body) <= 12 else 12
+        size = self.table_size(table.get("all_rows", rows), header)
         row_h = Pt(size * 2.0)
         shape = slide.shapes.add_table(len(body), cols, MARGIN, top, width, min(height, row_h * len(body)))
         shape.name = "Table"
@@ -385,9 +424,25 @@ class DeckBuilder:
         if entry.get("notes"):
             slide.notes_slide.notes_text_frame.text = entry["notes"]
 
+    def _expanded(self) -> list[dict]:
+        """The spec's slides, with a table too long for one slide continued on the next ones."""
+        out = []
+        for entry in self.spec["slides"]:
+            if entry["layout"] != "table" or entry.get("table") is None:
+                out.append(entry)
+                continue
+            body_h = FOOTER_TOP - (CAPTION_H if entry.get("caption") else 0) - Inches(0.1) - BODY_TOP
+            pages = self.table_pages(entry, body_h)
+            for index, rows in enumerate(pages):
+                part = dict(entry, table={**entry["table"], "rows": rows, "all_rows": entry["table"]["rows"]})
+                if index:
+                    part["title"] = f"{entry['title']} (cont. {index + 1}/{len(pages)})"
+                out.append(part)
+        return out
+
     def build(self) -> Presentation:
         self.title_slide()
-        for number, entry in enumerate(self.spec["slides"], 2):
+        for number, entry in enumerate(self._expanded(), 2):
             self.content_slide(entry, number)
         return self.prs
 

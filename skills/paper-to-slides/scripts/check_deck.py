@@ -101,6 +101,35 @@ def _needed_height_pt(shape) -> float:
     return total
 
 
+def _table_findings(number: int, shape, slide_height: int) -> list[Finding]:
+    """A table's text is in its cells, not a text frame: check its sizes and whether its rows fit on the slide."""
+    out = []
+    table = shape.table
+    widths = [col.width / EMU_PER_PT for col in table.columns]
+    need = 0.0
+    smallest = None
+    for row in table.rows:
+        tallest = 0.0
+        for width, cell in zip(widths, row.cells, strict=False):
+            for para in cell.text_frame.paragraphs:
+                sizes = [r.font.size.pt for r in para.runs if r.font.size is not None] or [18.0]
+                smallest = min(sizes + ([smallest] if smallest else []))
+                tallest = max(tallest, paragraph_height_pt(para.text, max(sizes), width - 14))
+        need += max(tallest + 7, row.height / EMU_PER_PT)
+    if smallest is not None and smallest < MIN_PT_ERROR:
+        out.append(Finding(number, "error", "font_too_small", f"{smallest:g} pt text in table '{shape.name}'"))
+    if (shape.top or 0) + need * EMU_PER_PT > slide_height:
+        out.append(
+            Finding(
+                number,
+                "error",
+                "table_off_slide",
+                f"table '{shape.name}' needs {need / 72:.1f} in and runs off the slide: split it (build_deck.py does)",
+            )
+        )
+    return out
+
+
 def _has_bullet(para) -> bool:
     ppr = para._p.pPr
     return ppr is not None and (ppr.find(qn("a:buChar")) is not None or ppr.find(qn("a:buAutoNum")) is not None)
@@ -226,6 +255,8 @@ def check_deck(path: Path) -> list[Finding]:
             if shape.shape_type == MSO_SHAPE_TYPE.PICTURE:
                 has_picture = True
                 findings.extend(_picture_findings(number, shape))
+            if shape.has_table:
+                findings.extend(_table_findings(number, shape, height))
             if shape.name == "Title" and number > 1:
                 title_spots.setdefault((int(left), int(top)), []).append(number)
             if shape.has_text_frame and shape.text_frame.text.strip():

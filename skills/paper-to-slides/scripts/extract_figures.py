@@ -10,9 +10,9 @@ look at it before it goes on a slide.
     skillbox-python extract_figures.py paper.pdf figs/ [--min-px 300] [--dpi 300] [--json]
 
 Writes figs/p<page>_<n>.png (bitmaps), figs/p<page>_fig<N>.png / p<page>_table<N>.png (rendered regions) and
-figs/manifest.json ({"images": [...], "captions": [...]}); each image has "kind" bitmap | vector | table, and
-rendered ones their "caption", "bbox" (PDF points) and, for tables, "rows". Exit 0 on success, 2 when the PDF
-cannot be read.
+figs/manifest.json ({"images": [...], "captions": [...]}); each image has "kind" bitmap | figure | table, and
+rendered ones their "caption", "bbox" (PDF points) and, for tables, "rows" with "rows_quality" (clean | review).
+Exit 0 on success, 2 when the PDF cannot be read.
 """
 
 from __future__ import annotations
@@ -30,7 +30,9 @@ from pypdf import PdfReader
 LABEL = r"(?:Extended Data |Supplementary )?(?:Fig\.?|Figure|FIGURE|Table|TABLE|图|表)"
 # A caption starts a line with its label and number, then a separator or a capitalised title; a mention in running
 # text ("Fig. 3), it did", "Table 1 shows the") continues in lower case or with closing punctuation.
-CAPTION = re.compile(rf"^\s*({LABEL}\s*(\d+)(?!\d)[a-z]?)(?!\s*[),;]|\s+[a-z])\s*[|:.]?\s*(.{{0,160}})", re.M)
+CAPTION = re.compile(
+    rf"^\s*({LABEL}\s*(\d+)(?!\d)[a-z]?)(?!\s*[),;]|\s+[a-z]|\s+[A-Za-z]\s+[a-z])\s*[|:.]?\s*(.{{0,160}})", re.M
+)
 GAP_PT = 24.0  # drawing objects closer than this belong to one figure
 LABEL_REACH_PT = 16.0  # tick labels and axis titles sit just outside the drawn axes
 SEARCH_PT = 96.0  # how far from its caption a figure or table may start
@@ -229,8 +231,17 @@ def _table_rows(page, region) -> list[list[str]] | None:
     return rows if len(rows) >= 2 and max(len(r) for r in rows) >= 2 else None
 
 
-def render_regions(pdf: Path, out: Path, dpi: int, pages_with_bitmaps: set[int]) -> list[dict]:
-    """Rendered crops of vector figures (on pages without a saved bitmap) and of every table."""
+def _rows_quality(rows: list[list[str]]) -> str:
+    """ "clean" when every header cell and nearly every body cell has text; else "review": wrapped cells split into
+    rows of their own, or words merged across columns (PDFs without space characters) need a human look before the
+    rows become a native table."""
+    cells = [cell for row in rows for cell in row]
+    empty = sum(1 for cell in cells if not cell) / max(1, len(cells))
+    return "clean" if all(rows[0]) and empty <= 0.1 else "review"
+
+
+def render_regions(pdf: Path, out: Path, dpi: int) -> list[dict]:
+    """Rendered crops of every captioned figure (vector panels, and bitmaps with their labels) and table."""
     import pdfplumber
 
     logging.getLogger("pdfminer").setLevel(logging.ERROR)
@@ -260,9 +271,7 @@ def render_regions(pdf: Path, out: Path, dpi: int, pages_with_bitmaps: set[int])
                         sides = [side for side in sides if side[0] is not None]
                         tabular = [side for side in sides if _tabular(lines, side[0])]
                         region, limits = (tabular or sides or [(None, None)])[0]
-                else:
-                    if number in pages_with_bitmaps:
-                        continue
+                else:  # also on pages with a bitmap: many figures mix vector panels and a photo
                     region, limits = _region_for(caption, boxes, captions, float(page.height), prefer_above=True)
                 if region is None:
                     continue
@@ -288,13 +297,14 @@ def render_regions(pdf: Path, out: Path, dpi: int, pages_with_bitmaps: set[int])
                     "page": number,
                     "width": picture.size[0],
                     "height": picture.size[1],
-                    "kind": "table" if caption["kind"] == "table" else "vector",
+                    "kind": caption["kind"],
                     "caption": caption["text"],
                     "bbox": [round(v, 1) for v in region],
                 }
                 rows = _table_rows(page, region) if caption["kind"] == "table" else None
                 if rows:
                     entry["rows"] = rows
+                    entry["rows_quality"] = _rows_quality(rows)
                 crops.append(entry)
     return crops
 
@@ -326,7 +336,7 @@ def extract(pdf: Path, out: Path, min_px: int = 300, dpi: int = 300, render: boo
                 {"file": name, "page": number, "width": picture.size[0], "height": picture.size[1], "kind": "bitmap"}
             )
     if render:
-        images += render_regions(pdf, out, dpi, {i["page"] for i in images})
+        images += render_regions(pdf, out, dpi)
     manifest = {
         "pdf": str(pdf),
         "pages": len(reader.pages),

@@ -25,6 +25,12 @@ import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
+# The plugin's own copy of the package first: the script and the helpers it uses are always the same version.
+_TOOLS = Path(__file__).resolve().parents[3] / "tools"
+if (_TOOLS / "skillbox" / "papers").is_dir():
+    sys.path.insert(0, str(_TOOLS))
+from skillbox.papers import doi as dois  # noqa: E402 (after the path line above)
+
 Fetch = Callable[[str], tuple[int, bytes]]
 ARXIV_NEW = re.compile(r"^(\d{4}\.\d{4,5})(v\d+)?$")
 ARXIV_OLD = re.compile(r"^([a-z-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?$")
@@ -50,19 +56,19 @@ def http_fetch(url: str, timeout: float = 30.0) -> tuple[int, bytes]:
 
 def classify(raw: str) -> tuple[str, str]:
     """("arxiv", id) or ("doi", doi); raises ValueError for anything else."""
-    text = raw.strip().removesuffix(".pdf")
+    text = dois.strip_prefixes(raw).removesuffix(".pdf")
     text = re.sub(r"^(https?://)?(www\.)?(arxiv\.org/(abs|pdf)/)", "", text, flags=re.IGNORECASE)
     text = re.sub(r"^arxiv:\s*", "", text, flags=re.IGNORECASE)
-    doi = re.sub(r"^(https?://)?(dx\.)?doi\.org/|^doi:\s*", "", text, flags=re.IGNORECASE)
-    arxiv_doi = re.match(r"^10\.48550/arxiv\.(.+)$", doi, flags=re.IGNORECASE)
+    arxiv_doi = re.match(r"^10\.48550/arxiv\.(.+)$", text, flags=re.IGNORECASE)
     if arxiv_doi:
         text = arxiv_doi.group(1)
     for pattern in (ARXIV_NEW, ARXIV_OLD):
         if pattern.match(text):
             return "arxiv", text
-    if re.fullmatch(r"10\.\d{4,9}/\S+", doi):
-        return "doi", doi.rstrip(".,;")
-    raise ValueError(f"not an arXiv id or a DOI: {raw!r}")
+    try:
+        return "doi", dois.normalise(text)
+    except ValueError:
+        raise ValueError(f"not an arXiv id or a DOI: {raw!r}") from None
 
 
 def _download(url: str, fetch: Fetch, where: str) -> bytes:
@@ -76,8 +82,8 @@ def _download(url: str, fetch: Fetch, where: str) -> bytes:
     return body
 
 
-def open_access_pdf_url(doi: str, fetch: Fetch, email: str | None) -> str:
-    """The PDF link of the best legal open-access copy Unpaywall knows."""
+def open_access_pdf_urls(doi: str, fetch: Fetch, email: str | None) -> list[str]:
+    """PDF links of the legal open-access copies Unpaywall knows, best first."""
     if not email:
         raise Unavailable("Unpaywall needs a contact e-mail: set UNPAYWALL_EMAIL (or pass --email), or " + ASK_USER)
     url = UNPAYWALL + urllib.parse.quote(doi, safe="/()") + "?" + urllib.parse.urlencode({"email": email})
@@ -93,10 +99,10 @@ def open_access_pdf_url(doi: str, fetch: Fetch, email: str | None) -> str:
     except json.JSONDecodeError:
         raise Unavailable(f"Unpaywall answered something that is not JSON: {ASK_USER}") from None
     locations = [record.get("best_oa_location") or {}, *(record.get("oa_locations") or [])]
-    for location in locations:
-        if location and location.get("url_for_pdf"):
-            return location["url_for_pdf"]
-    raise Unavailable(f"no open-access copy of {doi} is known (the paper is paywalled): {ASK_USER}")
+    urls = list(dict.fromkeys(loc["url_for_pdf"] for loc in locations if loc and loc.get("url_for_pdf")))
+    if not urls:
+        raise Unavailable(f"no open-access copy of {doi} is known (the paper is paywalled): {ASK_USER}")
+    return urls
 
 
 def fetch_paper(raw: str, out: Path, fetch: Fetch = http_fetch, email: str | None = None) -> str:
@@ -106,8 +112,15 @@ def fetch_paper(raw: str, out: Path, fetch: Fetch = http_fetch, email: str | Non
         url = f"https://arxiv.org/pdf/{ident}"
         body = _download(url, fetch, "arxiv.org")
     else:
-        url = open_access_pdf_url(ident, fetch, email)
-        body = _download(url, fetch, urllib.parse.urlsplit(url).netloc or "the open-access host")
+        problem = None
+        for url in open_access_pdf_urls(ident, fetch, email):  # a repository copy may work where the publisher's fails
+            try:
+                body = _download(url, fetch, urllib.parse.urlsplit(url).netloc or "the open-access host")
+                break
+            except Unavailable as err:
+                problem = err
+        else:
+            raise problem
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(body)
     return url
