@@ -209,7 +209,8 @@ def test_build_updates_the_index_in_place_and_it_answers_like_a_fresh_one(flask_
 
     import skillbox.graph.outputs as outputs
     from skillbox.graph.graphfile import load_graph
-    from skillbox.graph.index import index_path_for, write_index
+    from skillbox.graph.index import index_path_for
+    from skillbox.graph.index_writer import write_index
 
     monkeypatch.setattr(outputs, "FORK_MIN_NODES", 0)
     root = tmp_path / "flask"

@@ -266,7 +266,7 @@ def _build_graph(root, out_dir, force, *, max_bytes, jobs, progress) -> BuildRes
         mark = time.perf_counter()
         report("write", 0, 1)
         from skillbox.graph.graphfile import from_blocks
-        from skillbox.graph.index import describes
+        from skillbox.graph.index_writer import describes
         from skillbox.graph.outputs import writer_for_build
 
         # The query index is updated in place only if it describes the graph.json about to be replaced.

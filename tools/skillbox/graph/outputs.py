@@ -16,7 +16,8 @@ from pathlib import Path
 
 from skillbox.graph.cluster import detect_communities, read_previous, write_communities
 from skillbox.graph.graphfile import CodeGraph
-from skillbox.graph.index import index_path_for, update_index, write_index
+from skillbox.graph.index import index_path_for
+from skillbox.graph.index_writer import update_index, write_index
 from skillbox.graph.report import render_report
 from skillbox.graph.viewer.render import write_html
 
