@@ -31,13 +31,15 @@ TOOLS = Path(__file__).resolve().parents[1] / "tools"
 
 def load_tools(tools: Path):
     """Import skillbox from `tools` (dropping any skillbox already imported), return (index writer, index reader,
-    query, graphfile); a tree from before the reader/writer split has both in `index`."""
+    query, code graph module); a tree from before the reader/writer split has both in `index`, and calls the
+    code graph module `graphfile`."""
     for name in [m for m in sys.modules if m == "skillbox" or m.startswith("skillbox.")]:
         del sys.modules[name]
     sys.path.insert(0, str(tools))
     try:
+        graph_module = "code_graph" if (tools / "skillbox/graph/code_graph.py").exists() else "graphfile"
         index, query, graphfile = (
-            importlib.import_module(f"skillbox.graph.{m}") for m in ("index", "query", "graphfile")
+            importlib.import_module(f"skillbox.graph.{m}") for m in ("index", "query", graph_module)
         )
         writer = (
             importlib.import_module("skillbox.graph.index_writer")

@@ -24,7 +24,7 @@ from typing import NamedTuple
 import orjson
 
 from skillbox.errors import NotFoundError
-from skillbox.graph.graphfile import CodeGraph, Edge, is_test_path, note_text, resolve_graph_path
+from skillbox.graph.code_graph import CodeGraph, Edge, is_test_path, note_text, resolve_graph_path
 
 INDEX_VERSION = 6
 # Kinds that are not code symbols: left out of "god nodes" (the most connected symbols).
@@ -488,7 +488,7 @@ class GraphIndex:
 
 
 def _load(graph_path: Path) -> CodeGraph:
-    from skillbox.graph.graphfile import load_graph
+    from skillbox.graph.code_graph import load_graph
 
     return load_graph(graph_path)
 

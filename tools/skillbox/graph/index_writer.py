@@ -16,7 +16,7 @@ from pathlib import Path
 
 import orjson
 
-from skillbox.graph.graphfile import CodeGraph
+from skillbox.graph.code_graph import CodeGraph
 from skillbox.graph.index import (
     CORE_FIELDS,
     INDEX_VERSION,
