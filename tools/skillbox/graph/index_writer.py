@@ -8,14 +8,13 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 import sqlite3
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import orjson
 
+from skillbox.atomic import atomic_path
 from skillbox.graph.code_graph import CodeGraph
 from skillbox.graph.index import (
     CORE_FIELDS,
@@ -101,11 +100,7 @@ def write_index(
     files is done, blocks until they are written, and returns False if they never will be (nothing is written).
     """
     target = target or index_path_for(graph_path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=".query-index-", suffix=".tmp", dir=target.parent)
-    os.close(fd)
-    tmp = Path(tmp_name)
-    try:
+    with atomic_path(target) as tmp:
         db = sqlite3.connect(tmp, check_same_thread=False)
         db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + SCHEMA)
         rid_of = {node_id: rid for rid, node_id in enumerate(graph.nodes, start=1)}
@@ -163,10 +158,6 @@ def write_index(
         db.executemany("INSERT INTO meta VALUES (?,?)", meta.items())
         db.commit()
         db.close()
-        os.replace(tmp, target)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
     return target
 
 
