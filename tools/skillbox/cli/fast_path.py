@@ -47,7 +47,9 @@ def scan(args: list[str], value_options: dict, flag_options: dict) -> tuple[list
 
 def failed(err) -> int:
     """A `SkillboxError` as the root group reports it: `Error: <one line>` on stderr, its exit code."""
-    sys.stderr.write(f"Error: {err.one_line()}\n")
+    from skillbox.errors import error_line
+
+    sys.stderr.write(error_line(err) + "\n")
     return err.exit_code
 
 
