@@ -9,8 +9,9 @@ import pytest
 
 from skillbox import docs
 from skillbox.cli import readme_sync
+from skillbox.cli.tree import check_cli_command as check_command_line
 from skillbox.errors import InvalidInputError
-from skillbox.skills import check_command_line, find_command_mentions
+from skillbox.skills import find_command_mentions
 
 REPO = Path(__file__).resolve().parents[2]
 HOW_TO_FIX = (
