@@ -9,14 +9,15 @@ on disk; each step is timed so the build can show where its time went.
 from __future__ import annotations
 
 import os
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from skillbox.atomic import atomic_write
 from skillbox.graph.cluster import detect_communities, read_previous, write_communities
-from skillbox.graph.graphfile import CodeGraph
-from skillbox.graph.index import index_path_for, update_index, write_index
+from skillbox.graph.code_graph import CodeGraph
+from skillbox.graph.index import index_path_for
+from skillbox.graph.index_writer import update_index, write_index
 from skillbox.graph.report import render_report
 from skillbox.graph.viewer.render import write_html
 
@@ -136,7 +137,7 @@ class UseOutputsWriter:
         child, in_child = self.child, self.in_child
 
         started = time.perf_counter()
-        report = _write_text(out_dir / REPORT_NAME, render_report(graph, partition, self.title))
+        report = atomic_write(out_dir / REPORT_NAME, render_report(graph, partition, self.title))
         seconds["report"] = time.perf_counter() - started
 
         for name, task in tasks.items():
@@ -188,15 +189,6 @@ def _joined(pid: int) -> bool:
     return os.waitstatus_to_exitcode(status) == 0
 
 
-def _write_text(path: Path, text: str) -> Path:
-    fd, tmp = tempfile.mkstemp(prefix=".report-", suffix=".tmp", dir=path.parent)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    os.chmod(tmp, 0o644)
-    os.replace(tmp, path)
-    return path
-
-
 def outputs_missing(graph_path: Path) -> bool:
     """True when a build left graph.json without its report, viewer, communities or a current query index."""
     out_dir = graph_path.parent
@@ -231,7 +223,7 @@ def refresh_for_build(graph_path: Path, root: Path) -> UseOutputs | None:
     written by an older skillbox); otherwise do nothing."""
     if not outputs_missing(graph_path):
         return None
-    from skillbox.graph.graphfile import load_graph
+    from skillbox.graph.code_graph import load_graph
 
     started = time.perf_counter()
     graph = load_graph(graph_path)

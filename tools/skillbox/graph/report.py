@@ -18,9 +18,9 @@ from itertools import compress, repeat
 from operator import and_, itemgetter, le, ne, not_
 
 from skillbox.graph.cluster import Partition
+from skillbox.graph.code_graph import STRUCTURE_RELATIONS, CodeGraph, Edge, is_test_path
 from skillbox.graph.columns import graph_columns
 from skillbox.graph.gc_pause import gc_paused
-from skillbox.graph.graphfile import STRUCTURE_RELATIONS, CodeGraph, Edge, is_test_path
 
 SURPRISE_RELATIONS = frozenset({"calls", "inherits", "implements", "references", "uses"})
 NON_SYMBOL_KINDS = frozenset({"file", "module", "external", "heading", "concept"})
@@ -522,10 +522,3 @@ def render_report_data(data: ReportData, title: str = "Code graph report") -> st
         out.append(f"- {question} → `{command}`")
     out.append("")
     return "\n".join(out)
-
-
-def community_sizes(partition: Partition) -> dict[int, int]:
-    sizes: dict[int, int] = defaultdict(int)
-    for c in partition.communities:
-        sizes[c.id] = c.size
-    return sizes

@@ -20,8 +20,8 @@ import sys
 import threading
 from pathlib import Path
 
-from skillbox.errors import NotFoundError, SkillboxError
-from skillbox.graph.graphfile import DEFAULT_GRAPH
+from skillbox.errors import NotFoundError, SkillboxError, error_line
+from skillbox.graph.code_graph import DEFAULT_GRAPH
 from skillbox.graph.index import GraphIndex
 
 INSTRUCTIONS = (
@@ -98,7 +98,7 @@ def _safe(fn) -> str:
     try:
         return fn()
     except SkillboxError as err:
-        return f"Error: {err.one_line()}"
+        return error_line(err)
 
 
 def build_server(graph: str | Path | None = None):

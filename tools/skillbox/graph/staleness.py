@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from skillbox.graph.graphfile import source_root
+from skillbox.graph.code_graph import source_root
 
 
 def stale_files(index, limit: int = 3) -> list[str]:

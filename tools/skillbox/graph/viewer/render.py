@@ -16,9 +16,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-import os
 import re
-import tempfile
 from collections import Counter, defaultdict, deque
 from importlib import resources
 from itertools import chain, compress, repeat
@@ -28,9 +26,9 @@ from pathlib import Path
 import orjson
 
 from skillbox.graph.cluster import Partition
+from skillbox.graph.code_graph import CodeGraph, note_text, source_root
 from skillbox.graph.columns import graph_columns
 from skillbox.graph.gc_pause import gc_paused
-from skillbox.graph.graphfile import CodeGraph, note_text, source_root
 
 GOLDEN_ANGLE = math.pi * (3 - math.sqrt(5))
 DOC_CHARS = 240
@@ -268,10 +266,7 @@ def render_html(graph: CodeGraph, partition: Partition, title: str = "code graph
 
 
 def write_html(graph: CodeGraph, partition: Partition, path: Path, title: str = "code graph") -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".graph-html-", suffix=".tmp", dir=path.parent)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(render_html_bytes(graph, partition, title))
-    os.chmod(tmp, 0o644)
-    os.replace(tmp, path)
-    return path
+    """graph.html; rendered before the write starts, written atomically (a failure leaves no temporary file)."""
+    from skillbox.atomic import atomic_write
+
+    return atomic_write(path, render_html_bytes(graph, partition, title))
