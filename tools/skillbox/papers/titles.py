@@ -19,7 +19,9 @@ import unicodedata
 _UNSPACED = re.compile(
     "[\u3040-\u30ff\u3100-\u312f\u31a0-\u31bf\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f\u0e00-\u0e7f]"
 )
-STOP_WORDS = frozenset("a an the of and or in on for to with by at from as its their".split())
+STOP_WORDS = frozenset(
+    ["a", "an", "the", "of", "and", "or", "in", "on", "for", "to", "with", "by", "at", "from", "as", "its", "their"]
+)
 ROMAN = re.compile(r"^(?=[ivxlcdm]+$)m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
 TYPO_SIMILARITY = 0.8  # a claimed word this close to a real one is a misspelling of it
 MATCH = 0.9  # overall similarity of two titles of the same work
@@ -90,10 +92,14 @@ def differing_words(claimed: str, actual: str) -> list[tuple[str, str]]:
         for word in mine:
             if word in theirs or word in STOP_WORDS:
                 continue
-            typo = not _numeric(word) and not _UNSPACED.match(word) and len(word) > 3 and any(
-                not _numeric(other)
-                and difflib.SequenceMatcher(None, word, other).ratio() >= TYPO_SIMILARITY
-                for other in theirs
+            typo = (
+                not _numeric(word)
+                and not _UNSPACED.match(word)
+                and len(word) > 3
+                and any(
+                    not _numeric(other) and difflib.SequenceMatcher(None, word, other).ratio() >= TYPO_SIMILARITY
+                    for other in theirs
+                )
             )
             if not typo:
                 out.append((word, side))
