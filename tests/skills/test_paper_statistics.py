@@ -122,3 +122,25 @@ def test_cli_exit_codes_and_json(tmp_path, fixtures_dir):
     assert none.returncode == 1 and "0 result(s) checked" in none.stdout
     missing = run(str(tmp_path / "nope.md"))
     assert missing.returncode == 2 and missing.stderr == f"Error: no such file: {tmp_path / 'nope.md'}\n"
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "*t*(28) = 2.20, *p* = .036",
+        "$t(28)=2.20$, $p=.036$",
+        "\\textit{t}(28) = 2.20, \\textit{p} = .036",
+        "t(28) = 2.20; p = .036",
+        "差异显著，t（28）＝2.20，p＝.036。",
+    ],
+)
+def test_results_in_markdown_latex_and_full_width_punctuation_are_found(written):
+    (result,) = stats.scan_text(written)
+    assert result.verdict == "consistent"
+
+
+def test_a_text_with_no_recognisable_result_says_so(tmp_path, capsys):
+    manuscript = tmp_path / "m.md"
+    manuscript.write_text("We found a large effect (see Table 2).\n")
+    assert stats.main([str(manuscript)]) == 0
+    assert "no test result was recognised" in capsys.readouterr().err

@@ -129,7 +129,7 @@ def p_two_tailed(test: str, value: float, df1: float | None = None, df2: float |
 
 _NUM = r"[-−–]?\s*(?:\d+(?:\.\d*)?|\.\d+)"
 _P = r"(?P<pc>[=<>≤≥]|<=|>=)\s*(?P<p>(?:0?\.\d+|\d(?:\.\d+)?)(?:\s*[x×]\s*10\s*\^?\s*[-−–]\s*\d+|[eE][-−–]?\d+)?)"
-_TAIL = r"\s*,?\s*(?:p|P|𝑝)\s*"
+_TAIL = r"\s*[,;]?\s*(?:p|P|𝑝)\s*"
 PATTERNS = {
     "t": re.compile(rf"\bt\s*\(\s*(?P<df1>\d+(?:\.\d+)?)\s*\)\s*=\s*(?P<v>{_NUM}){_TAIL}{_P}"),
     "F": re.compile(
@@ -251,8 +251,33 @@ def check_match(test: str, match: re.Match, line_no: int, sentence: str) -> Resu
     )
 
 
+# Markup a manuscript wraps results in, and the full-width punctuation of Chinese text: read as the plain APA
+# form so `*t*(28) = 2.20`, `$t(28)=2.20$`, `\textit{p}` and `t（28）＝2.20，p＝.036` are all found. Line breaks
+# are kept, so line numbers still point into the file.
+_MARKUP = [
+    (re.compile(r"\\(?:textit|mathit|emph|textrm|mathrm|text)\{([^{}\n]*)\}"), r"\1"),
+    (re.compile(r"\\chi\s*\^\s*\{?\s*2\s*\}?"), "χ2"),
+    (re.compile(r"\\(?:le|leq)\b"), "≤"),
+    (re.compile(r"\\(?:ge|geq)\b"), "≥"),
+    (re.compile(r"\\(?:lt)\b"), "<"),
+    (re.compile(r"\\(?:gt)\b"), ">"),
+    (re.compile(r"\\[,;:! ]"), " "),
+    (re.compile(r"(?<![\w\\])[*_]{1,2}([A-Za-zχ𝑝]{1,4}2?)[*_]{1,2}(?!\w)"), r"\1"),
+    (re.compile(r"\$"), ""),
+]
+_FULL_WIDTH = str.maketrans({"，": ", ", "；": "; ", "（": "(", "）": ")", "＝": "=", "＜": "<", "＞": ">", "．": "."})
+
+
+def plain_text(text: str) -> str:
+    """`text` with Markdown emphasis, LaTeX math markup and full-width punctuation read as plain characters."""
+    for pattern, replacement in _MARKUP:
+        text = pattern.sub(replacement, text)
+    return text.translate(_FULL_WIDTH)
+
+
 def scan_text(text: str) -> list[Result]:
     """Every recognised result in `text`, in reading order."""
+    text = plain_text(text)
     found: list[tuple[int, Result]] = []
     taken: list[tuple[int, int]] = []
     lines = text.splitlines()
@@ -328,6 +353,12 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{len(results)} result(s) checked, {len(bad)} inconsistent "
             f"({sum(r.verdict == 'decision_error' for r in results)} change the conclusion)"
+        )
+    if not results:
+        print(
+            "warning: no test result was recognised; results must read like t(28) = 2.20, p = .036 "
+            "(see the recognised forms in --help)",
+            file=sys.stderr,
         )
     if bad or (args.require_results and not results):
         return 1
