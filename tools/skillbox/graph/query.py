@@ -9,26 +9,18 @@ from __future__ import annotations
 import functools
 import heapq
 import itertools
-import re
 from collections import defaultdict
 
 from skillbox.errors import UsageError
+from skillbox.graph import ranking
 from skillbox.graph.graphfile import DEPENDENCY_RELATIONS, Edge, is_test_path, location, note_text
-from skillbox.graph.index import GraphIndex, NodeRow, split_words
+from skillbox.graph.index import GraphIndex, NodeRow
 from skillbox.graph.names import NoMatchError, close_names, resolve_node
 from skillbox.graph.tokens import count_tokens
 
 DEFAULT_BUDGET = 1500
 MIN_BUDGET = 50
 MIN_LINE_TOKENS = 6  # `a.py:1 function f —calls→ g` is about 14; nothing shorter is ever printed
-
-_STOPWORD_TEXT = (
-    "a an and are as at be by can do does for from get has have how i if in into is it its me my of on or our "
-    "show so that the their them then there these this to us use used uses using via was we what when where which "
-    "who why will with work works you your code function functions method methods class classes file files call "
-    "calls called"
-)
-STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
 # How much an edge of each relation is worth when expanding a neighbourhood (higher = more informative).
 RELATION_WEIGHT = {
@@ -67,59 +59,38 @@ def _node_line(node: NodeRow) -> str:
 
 
 def question_terms(question: str) -> list[str]:
-    words = []
-    for raw in re.findall(r"[A-Za-z_][A-Za-z0-9_]*|\d+", question):
-        for word in [raw.lower(), *split_words(raw)]:
-            if len(word) >= 2 and word not in STOPWORDS and word not in words:
-                words.append(word)
-    return words
+    """The words of a question the ranking searches for (identifiers split, stop words out)."""
+    return [t.word for t in ranking.question_terms(question)]
 
 
 # -- query --------------------------------------------------------------------------------------------------------
-def _score_seed(node: NodeRow, terms: list[str], bm25: float) -> float:
-    """Rank search hits: whole-name and name-word matches dominate, then coverage of the question's terms."""
-    lname, name_words, spaced_words, path_words, doc = node.search_words
-    score = 0.0
-    for term in terms:
-        if lname == term:
-            score += 6
-        elif term in name_words:
-            score += 3
-        elif " " + term in spaced_words:  # a name word starts with the term
-            score += 1.5
-        elif term in path_words:
-            score += 1
-        elif term in doc:
-            score += 0.5
-    kind_bonus = {"file": -0.5, "external": -1.0}.get(node.kind, 0.0)
-    test_penalty = -0.25 * score if node.in_tests else 0.0  # the code under test first, then its tests
-    return score + kind_bonus + test_penalty + min(bm25, 20) / 20
+SEED_LIMIT = 8
+SEED_FLOOR = 0.45  # seeds score at least this share of the best one
+CANDIDATES = 300
 
 
 def query(index: GraphIndex, question: str, budget: int = DEFAULT_BUDGET) -> dict:
-    """Seed nodes from the question's terms, expand their neighbourhood, keep the best lines within `budget`."""
+    """Seed nodes from the question's terms (`ranking`), expand their neighbourhood, keep the best lines within
+    `budget`: first the seeds (with their docstrings), then the edges around them, most relevant first."""
     if budget < MIN_BUDGET:
         raise UsageError(f"--budget must be at least {MIN_BUDGET} tokens (got {budget})")
-    terms = question_terms(question)
-    hits = index.search(terms, limit=80) if terms else []
+    terms = ranking.question_terms(question)
+    hits = ranking.candidates(index, terms, CANDIDATES)
     if not hits:
         suggestions = []
         for term in terms[:3]:
-            suggestions.extend(close_names(index, term, limit=2))
+            suggestions.extend(close_names(index, term.word, limit=2))
         if not suggestions:
             suggestions = [node_label(n) for n in index.top_by_degree(5)]
         raise NoMatchError(question, suggestions, what="graph node")
-    scored = sorted(((_score_seed(n, terms, s), n) for n, s in hits), key=lambda p: (-p[0], p[1].id))
+    ranking.weigh_terms(index, terms)
+    scorer = ranking.Scorer(index, terms)
+    scored = sorted(((scorer.score(n), n) for n in hits), key=lambda p: (-p[0], p[1].id))
     top = scored[0][0]
-    seeds = [(s, n) for s, n in scored if s >= 0.6 * top][:6]
-
-    seed_scores: dict[str, float] = {}
-    asks_for_tests = any(t.startswith("test") for t in terms)
-
-    def term_score(node: NodeRow) -> float:
-        if node.id not in seed_scores:
-            seed_scores[node.id] = _score_seed(node, terms, 0.0)
-        return seed_scores[node.id]
+    seeds = [(s, n) for s, n in scored if s > 0 and s >= SEED_FLOOR * top][:SEED_LIMIT]
+    if not seeds:
+        seeds = scored[:1]
+    top = max(top, 1e-9)
 
     seed_ids = {n.id for _s, n in seeds}
     hub_degree = max(50, index.degree_percentile(0.99))
@@ -127,8 +98,8 @@ def query(index: GraphIndex, question: str, budget: int = DEFAULT_BUDGET) -> dic
     best_edges: dict[tuple, tuple[float, Edge]] = {}
     frontier = []
     for score, node in seeds:
-        relevance[node.id] = max(relevance.get(node.id, 0.0), score)
-        frontier.append((node.id, score))
+        relevance[node.id] = score / top
+        frontier.append((node.id, score / top))
     for _depth in range(2):
         next_frontier = []
         for node_id, score in frontier:
@@ -138,21 +109,20 @@ def query(index: GraphIndex, question: str, budget: int = DEFAULT_BUDGET) -> dic
             for edge, other, _out in index.neighbours(node_id):
                 weight = RELATION_WEIGHT.get(edge.relation, 0.5) * CONFIDENCE_WEIGHT.get(edge.confidence, 0.5)
                 other_node = index.node(other)
-                bonus = term_score(other_node) * 0.3 if terms else 0.0
-                edge_score = score * 0.5 * weight + bonus
-                if not asks_for_tests and other_node.in_tests:
-                    edge_score *= 0.4  # tests exercising a seed come after the code around it
+                own = scorer.score(other_node) / top
+                edge_score = weight * (0.5 * score + own) * scorer.placement(other_node)
                 key = (edge.source, edge.target, edge.relation)
                 if key not in best_edges or best_edges[key][0] < edge_score:
                     best_edges[key] = (edge_score, edge)
-                if edge_score > relevance.get(other, 0.0):
+                reach = weight * (0.5 * score + own)
+                if reach > relevance.get(other, 0.0):
                     if other not in relevance:
-                        next_frontier.append((other, edge_score))
-                    relevance[other] = edge_score
-        frontier = sorted(next_frontier, key=lambda p: -p[1])[:40]
+                        next_frontier.append((other, reach))
+                    relevance[other] = reach
+        frontier = sorted(next_frontier, key=lambda p: (-p[1], p[0]))[:40]
 
     header = f"# graph answer for: {question.strip()}"
-    ranked_edges = sorted(best_edges.values(), key=lambda p: (-p[0], p[1].source, p[1].target, p[1].relation))
+    ranked_edges = _diversified(best_edges.values(), relevance)
     candidate_count = len(seeds) + len(ranked_edges)
     candidates = itertools.chain(
         ((_node_line(n) + _doc_suffix(n), (n.id,)) for _s, n in seeds),
@@ -175,7 +145,7 @@ def query(index: GraphIndex, question: str, budget: int = DEFAULT_BUDGET) -> dic
     text = "\n".join([header, *kept])
     return {
         "question": question,
-        "terms": terms,
+        "terms": [t.word for t in terms],
         "budget": budget,
         "tokens": count_tokens(text),
         "seeds": [n.id for _s, n in seeds],
@@ -185,6 +155,24 @@ def query(index: GraphIndex, question: str, budget: int = DEFAULT_BUDGET) -> dic
         "files": sorted({index.node(n).file for n in used_nodes if index.node(n).file}),
         "text": text,
     }
+
+
+REPEAT_DECAY = 0.7  # the k-th edge at the same node is worth 0.7**k: twelve subclasses of one seed say little more
+
+
+def _diversified(scored_edges, relevance: dict[str, float]) -> list[tuple[float, Edge]]:
+    """Edges best first, each discounted by how many better edges share its more relevant end (its anchor), so
+    the budget goes to different parts of the code rather than to a seed's every caller."""
+    ordered = sorted(scored_edges, key=lambda p: (-p[0], p[1].source, p[1].target, p[1].relation))
+    seen: dict[str, int] = defaultdict(int)
+    out = []
+    for score, edge in ordered:
+        a, b = edge.source, edge.target
+        anchor = a if relevance.get(a, 0.0) >= relevance.get(b, 0.0) else b
+        out.append((score * REPEAT_DECAY ** seen[anchor], edge))
+        seen[anchor] += 1
+    out.sort(key=lambda p: (-p[0], p[1].source, p[1].target, p[1].relation))
+    return out
 
 
 def _doc_suffix(node: NodeRow) -> str:
