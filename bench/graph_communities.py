@@ -43,7 +43,7 @@ def cpu(fn):
 def measure(graph_path: Path, runs: int, edits: int) -> dict:
     import orjson
 
-    from skillbox.graph.graphfile import from_node_link
+    from skillbox.graph.code_graph import from_node_link
 
     started = time.process_time()
     data = orjson.loads(graph_path.read_bytes())
@@ -82,7 +82,7 @@ def _seeded_run(cluster, graph, out: Path):
 def _edits(data: dict, previous: dict[str, int], count: int) -> float:
     """Largest share of nodes (in %) that changed community after one simulated one-file edit."""
     from skillbox.graph.cluster import detect_communities
-    from skillbox.graph.graphfile import from_node_link
+    from skillbox.graph.code_graph import from_node_link
 
     rng = random.Random(7)
     by_file: dict[str, list[str]] = {}

@@ -30,12 +30,23 @@ TOOLS = Path(__file__).resolve().parents[1] / "tools"
 
 
 def load_tools(tools: Path):
-    """Import skillbox from `tools` (dropping any skillbox already imported), return (index, query, graphfile)."""
+    """Import skillbox from `tools` (dropping any skillbox already imported), return (index writer, index reader,
+    query, code graph module); a tree from before the reader/writer split has both in `index`, and calls the
+    code graph module `graphfile`."""
     for name in [m for m in sys.modules if m == "skillbox" or m.startswith("skillbox.")]:
         del sys.modules[name]
     sys.path.insert(0, str(tools))
     try:
-        return tuple(importlib.import_module(f"skillbox.graph.{m}") for m in ("index", "query", "graphfile"))
+        graph_module = "code_graph" if (tools / "skillbox/graph/code_graph.py").exists() else "graphfile"
+        index, query, graphfile = (
+            importlib.import_module(f"skillbox.graph.{m}") for m in ("index", "query", graph_module)
+        )
+        writer = (
+            importlib.import_module("skillbox.graph.index_writer")
+            if (tools / "skillbox/graph/index_writer.py").exists()
+            else index
+        )
+        return writer, index, query, graphfile
     finally:
         sys.path.pop(0)
 
@@ -95,7 +106,7 @@ def answers(index_mod, query_mod, graph_path: Path, index_file: Path, names: lis
 
 
 def measure(tools: Path, source_dir: Path, runs: int) -> dict:
-    index_mod, query_mod, graphfile = load_tools(tools)
+    writer_mod, index_mod, query_mod, graphfile = load_tools(tools)
     work = Path(tempfile.mkdtemp(prefix="skillbox-bench-index-"))
     try:
         for name in ("graph.json", "communities.json"):
@@ -103,7 +114,7 @@ def measure(tools: Path, source_dir: Path, runs: int) -> dict:
         graph_path = work / "graph.json"
         graph = graphfile.load_graph(graph_path)
         fig: dict = {}
-        fig["write"] = timed(lambda: index_mod.write_index(graph, graph_path, work / "cold.sqlite"), runs)[:2]
+        fig["write"] = timed(lambda: writer_mod.write_index(graph, graph_path, work / "cold.sqlite"), runs)[:2]
 
         index = index_mod.GraphIndex.open(graph_path)
         gods = [g["id"] for g in query_mod.god_nodes(index, 12) if "test" not in g["id"]]
@@ -118,21 +129,21 @@ def measure(tools: Path, source_dir: Path, runs: int) -> dict:
             fig[name] = timed(call, max(runs, 10))[:2]
         index.close()
 
-        if hasattr(index_mod, "update_index"):
+        if hasattr(writer_mod, "update_index"):
             before = work / "before.sqlite"
-            index_mod.write_index(graph, graph_path, before)
+            writer_mod.write_index(graph, graph_path, before)
             edited, file, communities = one_file_edit(graph, graphfile, work)
             (work / "communities.json").write_bytes(communities)
             samples = []
             for i in range(runs):
                 target = work / f"update-{i}.sqlite"
                 shutil.copy(before, target)
-                samples.append(timed(lambda t=target: index_mod.update_index(edited, graph_path, {file}, t), 1))
+                samples.append(timed(lambda t=target: writer_mod.update_index(edited, graph_path, {file}, t), 1))
             fig["update"] = (
                 statistics.median(s[0] for s in samples),
                 statistics.median(s[1] for s in samples),
             )
-            fresh = index_mod.write_index(edited, graph_path, work / "fresh.sqlite")
+            fresh = writer_mod.write_index(edited, graph_path, work / "fresh.sqlite")
             names = [*gods[:6], f"{file}::brand_new_helper"]
             updated = work / f"update-{runs - 1}.sqlite"
             same = answers(index_mod, query_mod, graph_path, updated, names) == answers(

@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 
 from skillbox.graph import columns
 from skillbox.graph.cluster import detect_communities, read_previous
-from skillbox.graph.graphfile import load_graph
+from skillbox.graph.code_graph import load_graph
 from skillbox.graph.report import render_report
 from skillbox.graph.viewer.render import write_html
 

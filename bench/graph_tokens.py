@@ -38,7 +38,7 @@ DJANGO_QUESTIONS = [
 
 
 def main() -> None:
-    from skillbox.graph.graphfile import source_root
+    from skillbox.graph.code_graph import source_root
     from skillbox.graph.index import GraphIndex
     from skillbox.graph.query import DEFAULT_BUDGET, query
     from skillbox.graph.tokens import count_tokens

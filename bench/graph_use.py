@@ -172,7 +172,7 @@ def viewer_first_draw(html: Path) -> dict:
 
 def bench_corpus(name: str, corpus: Path, args) -> dict:
     from skillbox.graph.build import build_graph
-    from skillbox.graph.graphfile import load_graph
+    from skillbox.graph.code_graph import load_graph
     from skillbox.graph.outputs import write_use_outputs
 
     out_dir = CACHE / "bench-out" / name
@@ -236,7 +236,7 @@ def bench_synthetic(files: int, args) -> dict:
     sys.path.insert(0, str(REPO / "tests" / "graph" / "use"))
     from synthetic import write_synthetic
 
-    from skillbox.graph.graphfile import load_graph
+    from skillbox.graph.code_graph import load_graph
     from skillbox.graph.outputs import write_use_outputs
 
     graph_path = write_synthetic(Path(tempfile.mkdtemp()) / "skillbox-out" / "graph.json", files)

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from skillbox.graph.build import build_graph
-from skillbox.graph.graphio import write_graph
+from skillbox.graph.graph_json import write_graph
 from tests.graph.conftest import read_graph
 
 FILES = {

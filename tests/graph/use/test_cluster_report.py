@@ -8,7 +8,7 @@ from graph_use_data import HOSTILE, small_graph
 from synthetic import synthetic_graph
 
 from skillbox.graph.cluster import detect_communities, read_previous, write_communities
-from skillbox.graph.graphfile import from_node_link
+from skillbox.graph.code_graph import from_node_link
 from skillbox.graph.report import ReportData, render_report
 
 

@@ -6,8 +6,8 @@ from graph_use_data import small_graph
 from synthetic import synthetic_graph
 
 from skillbox.graph.cluster import Community, Partition, detect_communities
+from skillbox.graph.code_graph import from_node_link
 from skillbox.graph.columns import graph_columns
-from skillbox.graph.graphfile import from_node_link
 
 
 def test_columns_describe_the_graph():

@@ -15,7 +15,7 @@ from synthetic import synthetic_graph
 
 from skillbox.graph.build import build_graph
 from skillbox.graph.cluster import ISOLATED_LABEL, detect_communities, read_previous, write_communities
-from skillbox.graph.graphfile import from_node_link, load_graph
+from skillbox.graph.code_graph import from_node_link, load_graph
 
 
 def communities_by_file(graph, partition) -> dict[str, set[int]]:

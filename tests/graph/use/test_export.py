@@ -11,7 +11,7 @@ from graph_use_data import HOSTILE
 
 from skillbox.cli.root import cli
 from skillbox.graph.cluster import detect_communities, write_communities
-from skillbox.graph.graphfile import load_graph
+from skillbox.graph.code_graph import load_graph
 
 
 def _clustered(project):

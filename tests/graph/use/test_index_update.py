@@ -21,8 +21,9 @@ from graph_use_data import small_graph
 from skillbox.errors import SkillboxError
 from skillbox.graph import query as q
 from skillbox.graph.build import build_graph
-from skillbox.graph.graphfile import CodeGraph, load_graph
-from skillbox.graph.index import GraphIndex, index_path_for, update_index, write_index
+from skillbox.graph.code_graph import CodeGraph, load_graph
+from skillbox.graph.index import GraphIndex, index_path_for
+from skillbox.graph.index_writer import update_index, write_index
 from skillbox.graph.server import LiveGraph
 
 QUESTIONS = [

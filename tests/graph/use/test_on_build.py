@@ -77,7 +77,7 @@ def _outputs(out: Path) -> dict[str, bytes]:
 def test_outputs_from_the_in_memory_graph_equal_outputs_from_graph_json(flask_tree, tmp_path):
     """build hands its in-memory graph to the use side (fresh blocks as built, reused ones parsed back): the
     outputs must be exactly what the same graph read from graph.json gives."""
-    from skillbox.graph.graphfile import load_graph
+    from skillbox.graph.code_graph import load_graph
     from skillbox.graph.outputs import write_for_build
 
     root = tmp_path / "flask"
@@ -143,7 +143,7 @@ def _index_dump(graph_path: Path) -> list[str]:
 
 def test_index_written_by_a_forked_child_equals_the_one_written_in_process(flask_tree, tmp_path, monkeypatch):
     import skillbox.graph.outputs as outputs
-    from skillbox.graph.graphfile import load_graph
+    from skillbox.graph.code_graph import load_graph
 
     out = tmp_path / "out"
     result = build_graph(flask_tree, out)
@@ -181,7 +181,7 @@ def test_a_build_that_fails_writing_graph_json_stops_its_early_index_writer(flas
     """The early index writer never outlives a failed build, and writes nothing for a graph.json that isn't."""
     import os
 
-    import skillbox.graph.graphio as graphio
+    import skillbox.graph.graph_json as graph_json
     import skillbox.graph.outputs as outputs
     from skillbox.graph.index import index_path_for
 
@@ -189,7 +189,7 @@ def test_a_build_that_fails_writing_graph_json_stops_its_early_index_writer(flas
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(outputs, "FORK_MIN_NODES", 0)
-    monkeypatch.setattr(graphio, "write_chunks", disk_full)
+    monkeypatch.setattr(graph_json, "write_chunks", disk_full)
     out = tmp_path / "out"
     with pytest.raises(OSError, match="No space left"):
         build_graph(flask_tree, out)
@@ -208,8 +208,9 @@ def test_build_updates_the_index_in_place_and_it_answers_like_a_fresh_one(flask_
     from test_index_update import answers, edit_flask
 
     import skillbox.graph.outputs as outputs
-    from skillbox.graph.graphfile import load_graph
-    from skillbox.graph.index import index_path_for, write_index
+    from skillbox.graph.code_graph import load_graph
+    from skillbox.graph.index import index_path_for
+    from skillbox.graph.index_writer import write_index
 
     monkeypatch.setattr(outputs, "FORK_MIN_NODES", 0)
     root = tmp_path / "flask"

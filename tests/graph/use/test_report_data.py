@@ -14,7 +14,7 @@ import pytest
 from synthetic import synthetic_graph
 
 from skillbox.graph.cluster import Community, Partition, detect_communities
-from skillbox.graph.graphfile import STRUCTURE_RELATIONS, from_node_link, is_test_path
+from skillbox.graph.code_graph import STRUCTURE_RELATIONS, from_node_link, is_test_path
 from skillbox.graph.report import ENTRY_POINT_NAMES, NON_SYMBOL_KINDS, SURPRISE_RELATIONS, ReportData, render_report
 
 

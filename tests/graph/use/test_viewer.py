@@ -10,7 +10,7 @@ import pytest
 from graph_use_data import HOSTILE, small_graph
 from synthetic import synthetic_graph
 
-from skillbox.graph.graphfile import from_node_link
+from skillbox.graph.code_graph import from_node_link
 from skillbox.graph.outputs import write_use_outputs
 
 CHROMIUM = "/usr/bin/chromium"

@@ -10,7 +10,7 @@ from graph_use_data import HOSTILE, small_graph
 from synthetic import synthetic_graph
 
 from skillbox.graph.cluster import Community, Partition, detect_communities
-from skillbox.graph.graphfile import from_node_link, note_text
+from skillbox.graph.code_graph import from_node_link, note_text
 from skillbox.graph.viewer.render import render_html, viewer_data, write_html
 
 

@@ -18,8 +18,8 @@ def export_command(format: str, out: str, graph_file: str | None, as_json: bool)
     """Write the graph as GraphML (Gephi, yEd), Cypher (Neo4j) or node-link JSON, with community ids."""
     from pathlib import Path
 
+    from skillbox.graph.code_graph import load_graph
     from skillbox.graph.export import export_graph
-    from skillbox.graph.graphfile import load_graph
 
     fmt = format
     summary = export_graph(load_graph(graph_file), fmt, Path(out))

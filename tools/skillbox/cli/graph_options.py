@@ -6,7 +6,7 @@ import json
 
 import click
 
-from skillbox.graph.graphfile import DEFAULT_GRAPH
+from skillbox.graph.code_graph import DEFAULT_GRAPH
 
 
 def graph_option(func):

@@ -20,7 +20,7 @@ from skillbox.cli.graph_options import graph_option, json_option
 @json_option
 def report_command(graph_file: str | None, fresh: bool, no_html: bool, as_json: bool) -> None:
     """Write communities.json, GRAPH_REPORT.md, graph.html and the query index next to graph.json."""
-    from skillbox.graph.graphfile import load_graph, resolve_graph_path
+    from skillbox.graph.code_graph import load_graph, resolve_graph_path
     from skillbox.graph.outputs import write_use_outputs
 
     graph_path = resolve_graph_path(graph_file)

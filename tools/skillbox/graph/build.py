@@ -48,13 +48,13 @@ class BuildResult:
         """The node-link data of graph.json (read from disk when this build did not rebuild it)."""
         if self.nodes or self.links:
             return {"directed": True, "multigraph": True, "graph": {}, "nodes": self.nodes, "links": self.links}
-        from skillbox.graph.graphio import load_data
+        from skillbox.graph.graph_json import load_data
 
         return load_data(self.graph_path)
 
     def graph(self):
         """The graph as a networkx.MultiDiGraph."""
-        from skillbox.graph.graphio import to_networkx
+        from skillbox.graph.graph_json import to_networkx
 
         return to_networkx(self.data())
 
@@ -227,7 +227,7 @@ def _build_graph(root, out_dir, force, *, max_bytes, jobs, progress) -> BuildRes
 
     mark = time.perf_counter()
     report("resolve", 0, 1)
-    from skillbox.graph.graphio import SCHEMA, file_block, parse_block, write_chunks
+    from skillbox.graph.graph_json import SCHEMA, file_block, parse_block, write_chunks
     from skillbox.graph.resolve import resolve
 
     # Blocks of graph.json from the previous build stay valid while no file's interface changed: then only the
@@ -283,8 +283,8 @@ def _build_graph(root, out_dir, force, *, max_bytes, jobs, progress) -> BuildRes
         # assembled before graph.json is written so a cold build's index writer can start right away.
         mark = time.perf_counter()
         report("write", 0, 1)
-        from skillbox.graph.graphfile import from_blocks
-        from skillbox.graph.index import describes
+        from skillbox.graph.code_graph import from_blocks
+        from skillbox.graph.index_writer import describes
         from skillbox.graph.outputs import writer_for_build
 
         # The query index is updated in place only if it describes the graph.json about to be replaced.

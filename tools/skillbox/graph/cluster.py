@@ -48,7 +48,7 @@ from pathlib import Path
 
 import orjson
 
-from skillbox.graph.graphfile import STRUCTURE_RELATIONS, CodeGraph, is_test_path
+from skillbox.graph.code_graph import STRUCTURE_RELATIONS, CodeGraph, is_test_path
 
 SEED = 42
 FORMAT_VERSION = 1

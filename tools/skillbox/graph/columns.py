@@ -21,7 +21,7 @@ from itertools import compress, repeat
 from operator import add, is_not, itemgetter, mul, ne
 
 from skillbox.graph.cluster import Partition
-from skillbox.graph.graphfile import CodeGraph
+from skillbox.graph.code_graph import CodeGraph
 
 _SOURCE, _TARGET, _RELATION, _CONFIDENCE = (itemgetter(i) for i in range(4))
 _known = functools.partial(is_not, None)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from skillbox.errors import UsageError
 from skillbox.graph.cluster import read_previous
-from skillbox.graph.graphfile import CodeGraph
+from skillbox.graph.code_graph import CodeGraph
 
 FORMATS = ("graphml", "cypher", "json")
 BATCH = 1000

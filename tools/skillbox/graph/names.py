@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 
 from skillbox.errors import NotFoundError, SkillboxError
-from skillbox.graph.graphfile import is_test_path, location
+from skillbox.graph.code_graph import is_test_path, location
 from skillbox.graph.index import GraphIndex, NodeRow
 
 # Kinds that are stand-ins for code outside the repository; a real definition wins over them.

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from skillbox.graph.cluster import detect_communities, read_previous, write_communities
-from skillbox.graph.graphfile import CodeGraph
-from skillbox.graph.index import index_path_for, update_index, write_index
+from skillbox.graph.code_graph import CodeGraph
+from skillbox.graph.index import index_path_for
+from skillbox.graph.index_writer import update_index, write_index
 from skillbox.graph.report import render_report
 from skillbox.graph.viewer.render import write_html
 
@@ -231,7 +232,7 @@ def refresh_for_build(graph_path: Path, root: Path) -> UseOutputs | None:
     written by an older skillbox); otherwise do nothing."""
     if not outputs_missing(graph_path):
         return None
-    from skillbox.graph.graphfile import load_graph
+    from skillbox.graph.code_graph import load_graph
 
     started = time.perf_counter()
     graph = load_graph(graph_path)

@@ -13,7 +13,7 @@ from collections import defaultdict
 
 from skillbox.errors import UsageError
 from skillbox.graph import ranking
-from skillbox.graph.graphfile import DEPENDENCY_RELATIONS, Edge, is_test_path, location, note_text
+from skillbox.graph.code_graph import DEPENDENCY_RELATIONS, Edge, is_test_path, location, note_text
 from skillbox.graph.index import GraphIndex, NodeRow
 from skillbox.graph.names import NoMatchError, close_names, resolve_node
 from skillbox.graph.tokens import count_tokens

@@ -22,7 +22,7 @@ import math
 import re
 from bisect import bisect_left
 
-from skillbox.graph.graphfile import note_text
+from skillbox.graph.code_graph import note_text
 
 _STOPWORD_TEXT = (
     "a an and are as at be by can do does for from get gets has have how i if in into is it its me my of on or our "

@@ -18,9 +18,9 @@ from itertools import compress, repeat
 from operator import and_, itemgetter, le, ne, not_
 
 from skillbox.graph.cluster import Partition
+from skillbox.graph.code_graph import STRUCTURE_RELATIONS, CodeGraph, Edge, is_test_path
 from skillbox.graph.columns import graph_columns
 from skillbox.graph.gc_pause import gc_paused
-from skillbox.graph.graphfile import STRUCTURE_RELATIONS, CodeGraph, Edge, is_test_path
 
 SURPRISE_RELATIONS = frozenset({"calls", "inherits", "implements", "references", "uses"})
 NON_SYMBOL_KINDS = frozenset({"file", "module", "external", "heading", "concept"})

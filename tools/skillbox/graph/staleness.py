@@ -11,7 +11,7 @@ import contextlib
 import os
 
 from skillbox.graph.cache import INDEX_NAME
-from skillbox.graph.graphfile import source_root
+from skillbox.graph.code_graph import source_root
 
 
 def stale_files(index, limit: int = 3) -> list[str]:

@@ -28,9 +28,9 @@ from pathlib import Path
 import orjson
 
 from skillbox.graph.cluster import Partition
+from skillbox.graph.code_graph import CodeGraph, note_text, source_root
 from skillbox.graph.columns import graph_columns
 from skillbox.graph.gc_pause import gc_paused
-from skillbox.graph.graphfile import CodeGraph, note_text, source_root
 
 GOLDEN_ANGLE = math.pi * (3 - math.sqrt(5))
 DOC_CHARS = 240

@@ -1,4 +1,6 @@
-"""graph.json: node-link data of a directed multigraph, written deterministically and atomically.
+"""Writing graph.json: node-link data of a directed multigraph, in per-file blocks, deterministically and atomically.
+
+(Reading it for the use side is `code_graph`; `load_data` and `to_networkx` here serve `BuildResult`.)
 
 One node or link per line, sorted, so a diff of two builds reads like a diff of the code. The file is written to
 a temporary name in the same folder and renamed into place: a crash or Ctrl-C leaves the previous graph intact.
@@ -123,7 +125,3 @@ def to_networkx(data: dict):
     import networkx as nx
 
     return nx.node_link_graph(data, directed=True, multigraph=True, edges="links")
-
-
-def load_graph(path: Path):
-    return to_networkx(load_data(path))

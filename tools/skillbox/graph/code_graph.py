@@ -1,4 +1,5 @@
-"""Reading graph.json for the commands that use a built graph (query, path, explain, affected, mcp, export, report).
+"""`CodeGraph`: graph.json loaded for the commands that use a built graph (query, path, explain, affected,
+mcp, export, report).
 
 The query commands run as one process per call, so loading must be cheap: graph.json is read into plain dicts and
 adjacency lists instead of a networkx graph (building a 50k-node MultiDiGraph costs more than the whole query).
