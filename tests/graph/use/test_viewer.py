@@ -96,6 +96,9 @@ def test_viewer_offline_draw_search_click_and_escaping(browser, tmp_path):
     assert "src/app/helpers.py:2" in details
     assert "id src/app/helpers.py::redirect" in details  # rebuilt from the file-relative id in the payload
     assert "url_for" in details  # its callee is listed
+    items = page.eval_on_selector_all("#details li", "els => els.map(e => e.textContent)")
+    callee = next(t for t in items if t.startswith("[EXTRACTED] url_for"))
+    assert callee and any(t.startswith("[INFERRED] ") for t in items)  # every edge shows its confidence
     link = page.get_attribute("#details a[href^='file://']", "href")
     assert link.endswith("/src/app/helpers.py#L2")
 

@@ -288,6 +288,32 @@ class GraphIndex:
         ).fetchall()
         return [self._row(r) for r in rows]
 
+    def symbol_rids(self, exclude_kinds: tuple[str, ...] = NON_SYMBOL_KINDS) -> list[int]:
+        """Row ids of the code symbols (files, modules, externals, headings left out)."""
+        marks = ",".join("?" * len(exclude_kinds))
+        return [r[0] for r in self.db.execute(f"SELECT rid FROM nodes WHERE kind NOT IN ({marks})", exclude_kinds)]
+
+    def dependency_degrees(self, structure: frozenset[str], include_ambiguous: bool = False) -> dict[int, int]:
+        """rid -> edges at the node other than `structure` relations, counting only edges whose source lies
+        outside test files, AMBIGUOUS ones only when asked (the report's definition of a god node's degree)."""
+        marks = ",".join("?" * len(structure))
+        where = f"e.relation NOT IN ({marks})" + ("" if include_ambiguous else " AND e.confidence != 'AMBIGUOUS'")
+        degree: dict[int, int] = {}
+        test_file: dict[str | None, bool] = {}
+        rows = self.db.execute(
+            f"SELECT e.source, e.target, s.file FROM edges e JOIN nodes s ON s.rid = e.source WHERE {where}",
+            tuple(sorted(structure)),
+        )
+        for source, target, file in rows:
+            in_tests = test_file.get(file)
+            if in_tests is None:
+                in_tests = test_file[file] = is_test_path(file)
+            if in_tests:
+                continue
+            degree[source] = degree.get(source, 0) + 1
+            degree[target] = degree.get(target, 0) + 1
+        return degree
+
     def search(self, words: list[str], limit: int = 60) -> list[tuple[NodeRow, float]]:
         """Nodes whose text matches any word (prefix match), best first by BM25 (name weighted over path, doc),
         equal scores by id. Ranks the FTS rows alone and joins only the best; equal scores straddling the

@@ -13,7 +13,14 @@ from collections import defaultdict
 
 from skillbox.errors import UsageError
 from skillbox.graph import ranking
-from skillbox.graph.code_graph import DEPENDENCY_RELATIONS, Edge, is_test_path, location, note_text
+from skillbox.graph.code_graph import (
+    DEPENDENCY_RELATIONS,
+    STRUCTURE_RELATIONS,
+    Edge,
+    is_test_path,
+    location,
+    note_text,
+)
 from skillbox.graph.index import GraphIndex, NodeRow
 from skillbox.graph.names import NoMatchError, close_names, resolve_node
 from skillbox.graph.tokens import count_tokens
@@ -34,6 +41,12 @@ RELATION_WEIGHT = {
     "contains": 0.45,
 }
 CONFIDENCE_WEIGHT = {"EXTRACTED": 1.0, "INFERRED": 0.8, "AMBIGUOUS": 0.4}
+CONFIDENCE_ORDER = ("AMBIGUOUS", "INFERRED", "EXTRACTED")  # weakest first
+
+
+def confidence_rank(confidence: str) -> int:
+    """0 for AMBIGUOUS (or anything unknown), 1 INFERRED, 2 EXTRACTED."""
+    return CONFIDENCE_ORDER.index(confidence) if confidence in CONFIDENCE_ORDER else 0
 
 
 def node_label(node: NodeRow) -> str:
@@ -50,8 +63,16 @@ def _edge_line(index: GraphIndex, edge: Edge) -> str:
     src = index.node(edge.source)
     dst = index.node(edge.target)
     where = location(edge) if edge.file else src.location
-    tag = "" if edge.confidence == "EXTRACTED" else f" [{edge.confidence}]"
-    return f"{where} {src.kind} {node_label(src)} —{edge.relation}→ {node_label(dst)}{tag}"
+    return f"{where} {src.kind} {node_label(src)} —{edge.relation}→ {node_label(dst)} {confidence_tag(edge)}"
+
+
+def confidence_tag(edge) -> str:
+    """`[EXTRACTED]`, `[AMBIGUOUS]`, or `[INFERRED]` with the resolver's reason when the graph records one:
+    every edge an answer prints says how far to trust it."""
+    reason = getattr(edge, "reason", None)
+    if reason and edge.confidence == "INFERRED":
+        return f"[INFERRED: {' '.join(str(reason).split())[:60]}]"
+    return f"[{edge.confidence}]"
 
 
 def _node_line(node: NodeRow) -> str:
@@ -81,7 +102,7 @@ def query(index: GraphIndex, question: str, budget: int = DEFAULT_BUDGET) -> dic
         for term in terms[:3]:
             suggestions.extend(close_names(index, term.word, limit=2))
         if not suggestions:
-            suggestions = [node_label(n) for n in index.top_by_degree(5)]
+            suggestions = [g["name"] for g in god_nodes(index, 5)] or [node_label(n) for n in index.top_by_degree(5)]
         raise NoMatchError(question, suggestions, what="graph node")
     ranking.weigh_terms(index, terms)
     scorer = ranking.Scorer(index, terms)
@@ -188,9 +209,10 @@ def _hop_cost(relation: str, confidence: str, forward: bool) -> float:
     base = 1.0 if relation in DEPENDENCY_RELATIONS else 3.0 if relation == "contains" else 1.5
     if confidence != "EXTRACTED":
         base += 0.5
-    return base if forward else base + 0.75
+    return base if forward else base + REVERSED_HOP_COST
 
 
+REVERSED_HOP_COST = 1.5  # walking an edge against its direction: allowed, marked, and dearer than a forward hop
 TEST_DETOUR_COST = 2.0  # a detour through a test connects two things only by exercising both
 
 
@@ -300,7 +322,7 @@ def path(index: GraphIndex, source: str, target: str, max_settled: int = 200_000
         edge = index.edge(rowid)
         prev, node_id = (edge.source, edge.target) if forward else (edge.target, edge.source)
         nxt = index.node(node_id)
-        arrow = f"—{edge.relation}→" if forward else f"←{edge.relation}—"
+        arrow = f"—{edge.relation}→" if forward else f"←{edge.relation}— (reversed)"
         out_hops.append(
             {
                 "from": prev,
@@ -308,16 +330,29 @@ def path(index: GraphIndex, source: str, target: str, max_settled: int = 200_000
                 "relation": edge.relation,
                 "direction": "forward" if forward else "backward",
                 "confidence": edge.confidence,
+                **({"reason": edge.reason} if getattr(edge, "reason", None) else {}),
                 "file": edge.file,
                 "line": edge.line,
             }
         )
-        text_lines.append(f"  {arrow} {node_label(nxt)} ({nxt.kind}, {nxt.location}) via {location(edge)}")
+        text_lines.append(
+            f"  {arrow} {node_label(nxt)} ({nxt.kind}, {nxt.location}) via {location(edge)} {confidence_tag(edge)}"
+        )
+    reversed_hops = sum(h["direction"] == "backward" for h in out_hops)
+    weakest = min((h["confidence"] for h in out_hops), key=confidence_rank, default="EXTRACTED")
+    text_lines.append(
+        f"{len(out_hops)} hops, {reversed_hops} reversed (read against the edge: the next node depends on the "
+        f"previous one); weakest link {weakest}"
+        if reversed_hops
+        else f"{len(out_hops)} hops, all forward; weakest link {weakest}"
+    )
     return {
         "source": start.id,
         "target": goal.id,
         "found": True,
         "length": len(out_hops),
+        "reversed": reversed_hops,
+        "weakest": weakest,
         "hops": out_hops,
         "text": "\n".join(text_lines),
     }
@@ -353,7 +388,8 @@ def explain(index: GraphIndex, name: str, limit: int = EXPLAIN_LIMIT) -> dict:
             at, in_tests = peer.location, peer.in_tests
         keyed[group].append((in_tests, peer.id, at, peer, adj.confidence))
     for group, peers in keyed.items():
-        peers.sort(key=lambda p: (p[0], p[1]))  # the code itself before its tests, then by id
+        # the surest edges first, then the code itself before its tests, then by id
+        peers.sort(key=lambda p: (-confidence_rank(p[4]), p[0], p[1]))
         groups[group] = [
             {"id": peer_id, "kind": peer.kind, "name": peer.label, "at": at, "confidence": confidence}
             for _tests, peer_id, at, peer, confidence in peers
@@ -381,26 +417,66 @@ def explain(index: GraphIndex, name: str, limit: int = EXPLAIN_LIMIT) -> dict:
     if community:
         text.append(f"community {community['id']}: {community['label']} ({community['size']} nodes)")
     for group, peers in result["neighbours"].items():
-        shown = peers[:limit]
-        more = f", … {len(peers) - limit} more" if len(peers) > limit else ""
-        text.append(f"{group} ({len(peers)}): " + ", ".join(f"{p['name']} ({p['at']})" for p in shown) + more)
+        text.append(f"{group} ({len(peers)}): " + _by_confidence(peers, limit))
     result["text"] = "\n".join(text)
     return result
+
+
+def _by_confidence(peers: list[dict], limit: int) -> str:
+    """`[EXTRACTED] a (x.py:3), b (y.py:9); [INFERRED] c (z.py:1), … 4 more`: each neighbour under the
+    confidence of its edge (peers come sorted surest first)."""
+    parts: list[str] = []
+    current = None
+    for p in peers[:limit]:
+        item = f"{p['name']} ({p['at']})"
+        if p["confidence"] != current:
+            current = p["confidence"]
+            parts.append(f"[{current}] {item}")
+        else:
+            parts[-1] += f", {item}"
+    more = f", … {len(peers) - limit} more" if len(peers) > limit else ""
+    return "; ".join(parts) + more
 
 
 # -- affected -----------------------------------------------------------------------------------------------------
 AFFECTED_RELATIONS = frozenset({"calls", "imports", "inherits", "implements", "references", "uses"})
 
 
-def affected(index: GraphIndex, name: str, depth: int = 2) -> dict:
+CONTAINER_KINDS = frozenset({"file", "class", "module", "interface", "struct", "trait", "enum"})
+TYPE_KINDS = CONTAINER_KINDS - {"file", "module"}
+CONSTRUCTOR_NAMES = frozenset({"__init__", "__new__", "__post_init__", "constructor", "new", "init"})
+
+
+def constructor_class(index: GraphIndex, node: NodeRow) -> NodeRow | None:
+    """The class a constructor builds (`__init__`, JS `constructor`, Rust `new`, a Java/C# method named after its
+    class), or None. Changing a constructor changes every `C(...)`, and those calls point at the class."""
+    if node.kind not in ("method", "function", "constructor"):
+        return None
+    named_so = node.kind == "constructor" or node.name in CONSTRUCTOR_NAMES
+    for adj in index.adjacent(index.rid(node.id)):
+        owner = adj.peer
+        if adj.outgoing or adj.relation != "contains" or owner.kind not in TYPE_KINDS:
+            continue
+        if named_so or node.name == owner.name:
+            return owner
+    return None
+
+
+def affected(index: GraphIndex, name: str, depth: int = 2, include_ambiguous: bool = False) -> dict:
     """Everything that depends on NODE within `depth` reverse dependency hops, grouped by file.
 
-    A file or class stands for what it contains: changing a class affects the callers of its methods.
+    A file or class stands for what it contains: changing a class affects the callers of its methods; a
+    constructor stands for its class too (its users are the class's users). Each dependant carries the weakest
+    confidence along the chain that reached it. AMBIGUOUS edges (one of several same-named candidates) are not
+    followed unless `include_ambiguous`; how many more nodes they would add is counted either way.
     """
     node = resolve_node(index, name)
     start_rid = index.rid(node.id)
     starts = {node.id: start_rid}
-    if node.kind in ("file", "class", "module", "interface"):
+    built = constructor_class(index, node)
+    if built is not None:
+        starts[built.id] = index.rid(built.id)
+    if node.kind in CONTAINER_KINDS:
         stack = [start_rid]
         while stack:
             for adj in index.adjacent(stack.pop()):
@@ -408,7 +484,9 @@ def affected(index: GraphIndex, name: str, depth: int = 2) -> dict:
                     starts[adj.peer.id] = adj.peer_rid
                     stack.append(adj.peer_rid)
     seen = dict.fromkeys(starts, 0)
-    via: dict[str, tuple[str, str]] = {}
+    weakest = dict.fromkeys(starts, "EXTRACTED")
+    via: dict[str, tuple[str, str, str]] = {}
+    only_ambiguous: set[str] = set()
     frontier = list(starts.items())
     for level in range(1, max(depth, 0) + 1):
         nxt = []
@@ -417,18 +495,30 @@ def affected(index: GraphIndex, name: str, depth: int = 2) -> dict:
                 if adj.outgoing or adj.relation not in AFFECTED_RELATIONS:
                     continue
                 source = adj.peer.id
+                if adj.confidence == "AMBIGUOUS" and not include_ambiguous:
+                    if source not in seen:
+                        only_ambiguous.add(source)
+                    continue
+                chain = min(weakest[current], adj.confidence, key=confidence_rank)
                 if source in seen:
+                    if seen[source] == level and confidence_rank(chain) > confidence_rank(weakest[source]):
+                        weakest[source] = chain  # a surer route of the same length
+                        via[source] = (current, adj.relation, adj.confidence)
                     continue
                 seen[source] = level
-                via[source] = (current, adj.relation)
+                weakest[source] = chain
+                via[source] = (current, adj.relation, adj.confidence)
                 nxt.append((source, adj.peer_rid))
         frontier = nxt
+    only_ambiguous -= seen.keys()
     by_file: dict[str, list[dict]] = defaultdict(list)
+    by_confidence: dict[str, int] = defaultdict(int)
     for node_id, level in seen.items():
         if level == 0:
             continue
         peer = index.node(node_id)
-        target, relation = via[node_id]
+        target, relation, confidence = via[node_id]
+        by_confidence[weakest[node_id]] += 1
         by_file[peer.file or "(no file)"].append(
             {
                 "id": peer.id,
@@ -436,36 +526,78 @@ def affected(index: GraphIndex, name: str, depth: int = 2) -> dict:
                 "name": node_label(peer),
                 "line": peer.line,
                 "depth": level,
-                "via": {"relation": relation, "target": target},
+                "confidence": weakest[node_id],
+                "via": {"relation": relation, "target": target, "confidence": confidence},
             }
         )
     files = {f: sorted(v, key=lambda p: (p["depth"], p["line"] or 0, p["id"])) for f, v in sorted(by_file.items())}
     count = sum(len(v) for v in files.values())
-    where = node.location
-    text = [f"{count} nodes in {len(files)} files depend on {node_label(node)} ({where}), depth {depth}"]
+    counted = {c: by_confidence[c] for c in reversed(CONFIDENCE_ORDER) if by_confidence.get(c)}
+    split = ", ".join(f"{c} {n}" for c, n in counted.items())
+    text = [
+        f"{count} nodes in {len(files)} files depend on {node_label(node)} ({node.location}), depth {depth}"
+        + (f" ({split}; weakest link on each chain)" if split else "")
+    ]
+    if built is not None:
+        text.append(f"{node_label(node)} constructs {node_label(built)}: the users of {node_label(built)} count too")
+    if only_ambiguous:
+        text.append(
+            f"{len(only_ambiguous)} more are linked only by AMBIGUOUS edges (several candidates share the name) "
+            "and are left out; --include-ambiguous lists them"
+        )
     for file, peers in files.items():
         text.append(f"{file}:")
         for p in peers:
             via_node = index.node(p["via"]["target"])
             text.append(
                 f"  {p['line'] or '?'} {p['kind']} {p['name']} —{p['via']['relation']}→ {node_label(via_node)} "
-                f"(depth {p['depth']})"
+                f"(depth {p['depth']}) [{p['confidence']}]"
             )
     return {
         "id": node.id,
         "depth": depth,
         "count": count,
+        "by_confidence": counted,
+        "include_ambiguous": include_ambiguous,
+        "ambiguous_left_out": len(only_ambiguous),
+        "constructs": built.id if built is not None else None,
         "files": files,
         "text": "\n".join(text),
     }
 
 
 # -- small helpers the MCP server and report share ----------------------------------------------------------------
-def god_nodes(index: GraphIndex, limit: int = 10) -> list[dict]:
+def god_nodes(index: GraphIndex, limit: int = 10, include_ambiguous: bool = False) -> list[dict]:
+    """The most depended-on symbols, counted as GRAPH_REPORT.md counts them: dependency edges (not containment)
+    from code outside tests, EXTRACTED and INFERRED only unless `include_ambiguous` (one AMBIGUOUS call to
+    `x.save` is a guess at each of its candidates, not a connection of each)."""
+    degree = dependency_degrees(index, include_ambiguous)
+    symbols = index.symbol_rids()
+    ranked = sorted((rid for rid in symbols if degree.get(rid)), key=lambda r: -degree[r])
+    if len(ranked) > limit:  # ties at the cut: by id, never by row id
+        floor = degree[ranked[limit - 1]]
+        ranked = [r for r in ranked if degree[r] >= floor]
+    rows = sorted((index.node_by_rid(r) for r in ranked), key=lambda n: (-degree[index.rid(n.id)], n.id))[:limit]
     return [
-        {"id": n.id, "kind": n.kind, "name": node_label(n), "degree": n.degree, "at": n.location}
-        for n in index.top_by_degree(limit)
+        {
+            "id": n.id,
+            "kind": n.kind,
+            "name": node_label(n),
+            "degree": degree[index.rid(n.id)],
+            "all_edges": n.degree,
+            "at": n.location,
+        }
+        for n in rows
     ]
+
+
+def dependency_degrees(index: GraphIndex, include_ambiguous: bool = False) -> dict[int, int]:
+    """Node rid -> dependency edges at it (both ends), from code outside tests; kept for the index's life."""
+    memo = index.memo("dependency-degree")
+    found = memo.get(include_ambiguous)
+    if found is None:
+        found = memo[include_ambiguous] = index.dependency_degrees(STRUCTURE_RELATIONS, include_ambiguous)
+    return found
 
 
 def stats(index: GraphIndex) -> dict:

@@ -145,13 +145,19 @@
     });
     ctx.stroke();
     if (state.selected >= 0) {
-      ctx.strokeStyle = "#d9480f"; ctx.lineWidth = 1.5; ctx.beginPath();
-      neighbours(state.selected).forEach(function (e) {
-        if (!edgeVisible(e)) return;
-        var a = E[e], b = E[e + 1];
-        ctx.moveTo(sx(X[a]), sy(Y[a])); ctx.lineTo(sx(X[b]), sy(Y[b]));
+      // the selected node's edges: solid when EXTRACTED, dashed when a guess (INFERRED or AMBIGUOUS)
+      ctx.strokeStyle = "#d9480f"; ctx.lineWidth = 1.5;
+      [false, true].forEach(function (guessed) {
+        ctx.setLineDash(guessed ? [4, 3] : []);
+        ctx.beginPath();
+        neighbours(state.selected).forEach(function (e) {
+          if (!edgeVisible(e) || (D.confidences[E[e + 3]] !== "EXTRACTED") !== guessed) return;
+          var a = E[e], b = E[e + 1];
+          ctx.moveTo(sx(X[a]), sy(Y[a])); ctx.lineTo(sx(X[b]), sy(Y[b]));
+        });
+        ctx.stroke();
       });
-      ctx.stroke();
+      ctx.setLineDash([]);
     }
     var base = Math.max(1.5, Math.min(6, 2.5 * view.scale));
     var labels = view.scale > 1.2;
@@ -296,7 +302,7 @@
       box.appendChild(el("h3", key + " (" + groups[key].length + ")"));
       var ul = el("ul");
       groups[key].slice(0, 60).forEach(function (p) {
-        ul.appendChild(nodeItem(p[0], p[1] === "EXTRACTED" ? "" : "[" + p[1] + "]"));
+        ul.appendChild(nodeItem(p[0], "[" + p[1] + "]"));
       });
       if (groups[key].length > 60) ul.appendChild(el("li", "… " + (groups[key].length - 60) + " more", "muted"));
       box.appendChild(ul);
