@@ -197,10 +197,10 @@ def export_cmd(file, project) -> None:
 
     with _store() as store:
         if file and file != "-":
-            tmp = f"{file}.tmp"
-            with open(tmp, "w", encoding="utf-8") as out:
+            from skillbox.atomic import atomic_open
+
+            with atomic_open(file, binary=False) as out:
                 count = export(store, out, project)
-            os.replace(tmp, file)
             click.echo(f"exported {count} records to {file}", err=True)
         else:
             export(store, sys.stdout, project)

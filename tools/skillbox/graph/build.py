@@ -1,9 +1,19 @@
-"""`build_graph`: walk -> records (cache or process pool) -> resolve -> graph.json, incrementally by default.
+"""`build_graph`: the graph build as four stages, each a function from one typed value to the next.
 
-The no-change path reads only the stat index: if every file has the size and mtime it had when the last graph
-was written (and graph.json is the file that build wrote), nothing is read or parsed. Otherwise unchanged files
-come from the record cache, changed ones are extracted (in a process pool when there are many), and resolution
-runs over all records, which is what keeps an incremental build byte-identical to a cold one.
+    plan      walk + stat index + cache decisions                  -> Plan
+    extract   records per file, from the cache or a process pool   -> Extracted
+    link      resolution into per-file blocks of graph.json        -> Linked
+    summarize what the build reports, on every path                -> dict
+    write     graph.json, its caches and the use outputs           -> files on disk
+
+Incremental builds are choices the stages make from their input, never exits from the pipeline:
+- plan trusts a file by its stat (size, mtime, language epoch, outside the racy window); when it trusts every file
+  and graph.json is the file the last build wrote (`Plan.up_to_date`), extract reads nothing and link does nothing;
+- extract takes unchanged files from the record cache; when every file has its last build's content key (a touch,
+  a checkout: `Extracted.unchanged`) the graph cannot differ and link does nothing;
+- link reuses the blocks of graph.json of the files no changed interface can reach; when the new blocks equal the
+  old ones byte for byte (`Linked.changed` empty), write keeps graph.json and its use outputs.
+Resolution runs over all records whenever it runs, which keeps an incremental build byte-identical to a cold one.
 """
 
 from __future__ import annotations
@@ -11,22 +21,113 @@ from __future__ import annotations
 import os
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from skillbox.errors import InvalidInputError, NotFoundError
 from skillbox.graph.cache import RACY_NS, RecordCache, language_epoch, unseal
-from skillbox.graph.records import from_plain
-from skillbox.graph.walk import DEFAULT_MAX_BYTES, walk_tree
+from skillbox.graph.records import FileRecord, from_plain
+from skillbox.graph.walk import DEFAULT_MAX_BYTES, WalkResult, walk_tree
 
 OUT_NAME = "skillbox-out"
 GRAPH_NAME = "graph.json"
 INDEX_VERSION = 1
 POOL_MIN_FILES = 48
 BATCH_FILES = 24
+EXTERNALS = ""  # the blocks entry of the external nodes (no file has an empty path)
 
 Progress = Callable[[str, int, int], None]
+
+
+# -- the values passed from stage to stage -------------------------------------------------------------------------
+class IndexEntry(NamedTuple):
+    """A file as the stat index remembers it; trusted without reading while its size, mtime and language match."""
+
+    size: int
+    mtime_ns: int
+    key: str  # the content key of its record in the pack
+    lang: str
+
+
+class Block(NamedTuple):
+    """One file's part of graph.json: its node lines, its link lines, what they count, its unresolved names."""
+
+    nodes: bytes
+    links: bytes
+    counts: tuple  # (kinds, relations, confidences), each as sorted (value, count) pairs
+    unresolved: int
+
+
+NO_BLOCK = Block(b"", b"", ((), (), ()), 0)
+
+
+class StoredBlock(NamedTuple):
+    """A block of the previous build as cache/blocks.bin remembers it: where it sits in graph.json."""
+
+    key: str | None  # the content key of the record it was made from (None: the external nodes)
+    node_span: tuple[int, int]  # (offset, length) in graph.json
+    link_span: tuple[int, int]
+    counts: tuple = ()
+    unresolved: int = 0
+
+
+@dataclass
+class Plan:
+    """What the build will do: the files, and which of them the stat index lets it trust without reading."""
+
+    root: Path
+    out: Path
+    graph_path: Path
+    cache: RecordCache
+    options: dict
+    force: bool
+    walked: WalkResult
+    index: dict | None  # the last build's stat index, when this engine wrote it with these options
+    previous: dict[str, IndexEntry]  # its files
+    trusted: dict[str, IndexEntry]  # the files whose record the cache gives by their stat alone
+    graph_intact: bool  # graph.json is still the file the last build wrote
+
+    @property
+    def up_to_date(self) -> bool:
+        """Every file trusted, none added or removed, graph.json untouched: nothing needs to be read."""
+        return (
+            self.index is not None
+            and self.graph_intact
+            and len(self.trusted) == len(self.walked.files) == len(self.previous)
+        )
+
+
+@dataclass
+class Extracted:
+    """The record of every file (from the cache or just extracted) and the caches' state after this build."""
+
+    records: dict[str, FileRecord]
+    keys: dict[str, str]  # rel -> the content key of its record
+    files: dict[str, IndexEntry]  # the stat index after this build
+    skipped: dict[str, list[str]]  # reason -> sorted paths (the walk's and the unreadable files)
+    pack: dict[str, bytes]  # the record pack as this build found it
+    entries: dict[str, bytes]  # the pack after this build: exactly the current files' entries
+    cache_counts: dict[str, int]  # hits, misses, corrupt
+    read: bool  # False when the plan was up to date (nothing read, the caches stay as they are)
+    unchanged: bool  # every file has its last build's content key: the graph cannot differ
+
+
+@dataclass
+class Linked:
+    """The blocks of graph.json after resolution, and which files' blocks differ from the previous build's."""
+
+    relinked: bool  # False: resolution did not run (the graph cannot differ from the previous one)
+    blocks: dict[str, Block] = field(default_factory=dict)  # per file, in path order
+    externals: Block = NO_BLOCK
+    fresh: dict[str, tuple] = field(default_factory=dict)  # blocks just built as (nodes, edge tuples)
+    old_blocks: dict[str, StoredBlock] = field(default_factory=dict)
+    digest: str = ""  # every file's interface, which the blocks were resolved against
+    reuse: frozenset[str] = frozenset()  # the files whose blocks were copied from the previous graph.json
+    changed: set[str] | None = None  # files whose block differs ("" = the external nodes); None: unknown
+    stats: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -88,6 +189,7 @@ def _check_writable(out: Path) -> None:
         )
 
 
+# -- the pipeline ------------------------------------------------------------------------------------------------
 def build_graph(
     root: Path | str,
     out_dir: Path | str | None = None,
@@ -97,30 +199,44 @@ def build_graph(
     jobs: int | None = None,
     progress: Progress | None = None,
 ) -> BuildResult:
-    """Build (or bring up to date) the graph of `root`; see the module docstring for the incremental paths.
+    """Build (or bring up to date) the graph of `root`; see the module docstring for the stages.
 
     The cyclic garbage collector is paused for the whole build: records, resolver tables and the graph are
     hundreds of thousands of containers without cycles, and each collection would walk them all again (on
     Django ~1 s of a cold build, ~0.5 s of loading the graph for the use side)."""
     from skillbox.graph.gc_pause import gc_paused
 
-    with gc_paused():
-        return _build_graph(root, out_dir, force, max_bytes=max_bytes, jobs=jobs, progress=progress)
-
-
-def _build_graph(root, out_dir, force, *, max_bytes, jobs, progress) -> BuildResult:
-    root, out = resolve_paths(root, out_dir)
     report = progress or (lambda stage, done, total: None)
-    started = time.perf_counter()
     seconds: dict[str, float] = {}
+    started = time.perf_counter()
+    with gc_paused():
+        plan = make_plan(root, out_dir, force, max_bytes, seconds, report)
+        extracted = extract(plan, jobs, seconds, report)
+        linked = link(plan, extracted, seconds, report)
+        summary = summarize(plan, extracted, linked)
+        write(plan, extracted, linked, summary, seconds, report)
+    seconds["total"] = time.perf_counter() - started
+    summary["seconds"] = {k: round(v, 3) for k, v in seconds.items()}
+    return BuildResult(plan.root, plan.out, plan.graph_path, summary)
+
+
+@contextmanager
+def _timed(seconds: dict[str, float], stage: str) -> Iterator[None]:
+    mark = time.perf_counter()
+    try:
+        yield
+    finally:
+        seconds[stage] = time.perf_counter() - mark
+
+
+# -- plan ----------------------------------------------------------------------------------------------------------
+def make_plan(root, out_dir, force: bool, max_bytes: int, seconds: dict, report: Progress) -> Plan:
+    """Walk the tree and decide, from the last build's stat index, which files need not be read."""
+    root, out = resolve_paths(root, out_dir)
     graph_path = out / GRAPH_NAME
     cache = RecordCache(out / "cache")
-
-    mark = time.perf_counter()
-    walked = walk_tree(root, max_bytes=max_bytes, exclude=(out,))
-    walked_lang = {rel: lang for rel, lang, _size, _mtime in walked.files}
-    walked_size = {rel: size for rel, _lang, size, _mtime in walked.files}
-    seconds["walk"] = time.perf_counter() - mark
+    with _timed(seconds, "walk"):
+        walked = walk_tree(root, max_bytes=max_bytes, exclude=(out,))
     report("walk", len(walked.files), len(walked.files))
 
     # A different engine (our code, queries, Python) invalidates the stat index: nothing is trusted by mtime.
@@ -128,261 +244,22 @@ def _build_graph(root, out_dir, force, *, max_bytes, jobs, progress) -> BuildRes
     index = None if force else cache.load_index()
     if index is not None and index.get("options") != options:
         index = None
-    previous = index["files"] if index else {}
-
-    if index is not None and _unchanged(walked.files, previous, index, graph_path):
-        summary = dict(index["summary"])
-        summary["up_to_date"] = True
-        summary["changed_files"] = 0
-        summary["cache"] = {"hits": len(walked.files), "misses": 0, "corrupt": 0}
-        _refresh_use_outputs(graph_path, root, seconds)
-        seconds["total"] = time.perf_counter() - started
-        summary["seconds"] = _rounded(seconds)
-        return BuildResult(root, out, graph_path, summary)
-
-    # Which files can come straight from the cache by their stat, which must be read.
-    mark = time.perf_counter()
+    previous = {rel: IndexEntry(*entry) for rel, entry in index["files"].items()} if index else {}
     written_ns = index.get("written_ns", 0) if index else 0
-    pack = {} if force else cache.pack()
-    entries: dict[str, bytes] = {}  # the pack after this build: exactly the current files' entries
-    results: dict[str, tuple] = {}  # rel -> (key, record or None, skip reason or None)
-    counts = Counter()
-
-    def take(rel: str, key: str, blob: bytes | None, fresh: bool = False) -> bool:
-        if blob is None:
-            return False
-        try:
-            plain, reason = unseal(blob, verify=not fresh)
-            record = from_plain(plain)
-        except Exception:
-            counts["corrupt"] += 1
-            pack.pop(key, None)  # never offered again: the file is re-extracted
-            return False
-        entries[key] = blob
-        results[rel] = (key, record, reason)
-        return True
-
-    todo: list[tuple[str, str]] = []
+    trusted = {}
     for rel, lang, size, mtime_ns in walked.files:
         entry = previous.get(rel)
-        trusted = entry and entry[0] == size and entry[1] == mtime_ns and entry[3] == lang
-        trusted = trusted and entry[2].endswith(language_epoch(lang))
-        if trusted and mtime_ns < written_ns - RACY_NS and take(rel, entry[2], pack.get(entry[2])):
-            counts["hits"] += 1
-            continue
-        todo.append((rel, lang))
-    report("cache", counts["hits"], len(walked.files))
-
-    retry = []
-    for rel, key, blob in _extract(root, frozenset(pack), todo, jobs, report, walked_size):
-        if key is None:
-            results[rel] = (None, None, "unreadable")
-        elif blob is None:  # content already cached under this key
-            if take(rel, key, pack.get(key)):
-                counts["hits"] += 1
-            else:
-                retry.append((rel, walked_lang[rel]))
-        elif take(rel, key, blob, fresh=True):
-            counts["misses"] += 1
-    for rel, key, blob in _extract(root, frozenset(), retry, 1, report, walked_size):
-        if key is None:
-            results[rel] = (None, None, "unreadable")
-        elif take(rel, key, blob, fresh=True):
-            counts["misses"] += 1
-    seconds["extract"] = time.perf_counter() - mark
-
-    new_files = {}
-    for rel, lang, size, mtime_ns in walked.files:
-        if rel in results and results[rel][0] is not None:
-            new_files[rel] = (size, mtime_ns, results[rel][0], lang)
-
-    # Touched but identical (a checkout, a save without edits, a racy mtime): same keys, same graph.
-    if (
-        index is not None
-        and len(new_files) == len(results) == len(previous)
-        and all(previous.get(rel, (None,) * 4)[2] == entry[2] for rel, entry in new_files.items())
-        and _graph_intact(index, graph_path)
-    ):
-        summary = dict(index["summary"])
-        summary["up_to_date"] = True
-        summary["changed_files"] = 0
-        summary["cache"] = {"hits": counts["hits"], "misses": counts["misses"], "corrupt": counts["corrupt"]}
-        _refresh_use_outputs(graph_path, root, seconds)
-        seconds["total"] = time.perf_counter() - started
-        summary["seconds"] = _rounded(seconds)
-        if entries.keys() != pack.keys() or counts["corrupt"]:
-            cache.save_pack(entries)
-        cache.save_index({**index, "files": new_files, "written_ns": time.time_ns()})
-        return BuildResult(root, out, graph_path, summary)
-
-    skipped = {reason: list(paths) for reason, paths in walked.skipped.items()}
-    records = {}
-    for rel, (_key, record, reason) in results.items():
-        if record is None:
-            skipped.setdefault(reason or "unreadable", []).append(rel)
-        else:
-            records[rel] = record
-    for paths in skipped.values():
-        paths.sort()
-
-    mark = time.perf_counter()
-    report("resolve", 0, 1)
-    from skillbox.graph.graph_json import SCHEMA, file_block, parse_block, write_chunks
-    from skillbox.graph.resolve import resolve
-
-    # Blocks of graph.json from the previous build stay valid while no file's interface changed: then only the
-    # changed files' references are resolved again, and unchanged blocks are copied out of the previous file.
-    # (`index` exists only if it was written by this engine: our code is part of its options.)
-    digest = _interface_digest(records)
-    intact = not force and index is not None and _graph_intact(index, graph_path)
-    old_digest, old_blocks = cache.load_blocks() if intact else (None, {})
-    keys = {rel: results[rel][0] for rel in records}
-    same = frozenset(rel for rel, block in old_blocks.items() if rel in keys and block[0] == keys[rel])
-    if old_digest == digest:
-        reuse = same
-    elif old_blocks.keys() - {EXTERNALS} == keys.keys():
-        # Some interfaces changed: reuse the files that no changed name can reach (see `affected_files`).
-        from skillbox.graph.reach import affected_files
-
-        before = {rel: _cached_record(pack, previous.get(rel)) for rel in keys.keys() - same}
-        affected = None if None in before.values() else affected_files(records, before)
-        reuse = frozenset() if affected is None else same - affected
-    else:
-        reuse = frozenset()
-    old_graph = graph_path.read_bytes() if old_blocks else b""
-    resolver = resolve(records, reuse)
-    blocks, fresh = {}, {}
-    for rel in sorted(records):
-        if rel in reuse:
-            key, (n_off, n_len), (l_off, l_len), block_counts, unresolved = old_blocks[rel]
-            nodes_b, links_b = old_graph[n_off : n_off + n_len], old_graph[l_off : l_off + l_len]
-        else:
-            nodes_b, links_b, block_counts, *fresh[rel] = file_block(resolver.file_nodes[rel], resolver.file_edges[rel])
-            unresolved = resolver.file_unresolved.get(rel, 0)
-        blocks[rel] = (nodes_b, links_b, block_counts, unresolved)
-    externals = [resolver.externals[k] for k in sorted(resolver.externals)]
-    ext_nodes, _ext_links, ext_counts, *fresh[EXTERNALS] = file_block(externals, [])
-    # The files whose part of graph.json differs from the previous build's ("" stands for the external nodes):
-    # what the query index updates, and empty when an edit did not change the graph (a comment, a blank line).
-    changed = _changed_blocks(blocks, ext_nodes, old_blocks, old_graph) if old_blocks else None
-    del old_graph
-    seconds["resolve"] = time.perf_counter() - mark
-
-    order = sorted(blocks)
-    if changed is not None and not changed:
-        # The graph is byte for byte the previous one: keep graph.json, its use outputs and their stamps.
-        _refresh_use_outputs(graph_path, root, seconds)
-        spans = {rel: old_blocks[rel][1:3] for rel in order}
-        cache.save_blocks(
-            digest,
-            {**_block_entries(order, keys, spans, blocks), EXTERNALS: (None, *old_blocks[EXTERNALS][1:3])},
-        )
-    else:
-        # What people and agents read: communities.json, GRAPH_REPORT.md, graph.html and the query index, made
-        # from the graph in memory (the nodes and links just serialised; reused blocks parsed back). The graph is
-        # assembled before graph.json is written so a cold build's index writer can start right away.
-        mark = time.perf_counter()
-        report("write", 0, 1)
-        from skillbox.graph.code_graph import from_blocks
-        from skillbox.graph.index_writer import describes
-        from skillbox.graph.outputs import writer_for_build
-
-        # The query index is updated in place only if it describes the graph.json about to be replaced.
-        index_changes = changed if changed is not None and describes(graph_path) else None
-        parts = (
-            fresh[rel] if rel in fresh else parse_block(blocks[rel][0], blocks[rel][1]) for rel in [*order, EXTERNALS]
-        )
-        graph = from_blocks(parts, {"schema": SCHEMA}, graph_path)
-        del fresh
-        seconds["load"] = time.perf_counter() - mark
-        use = writer_for_build(graph, graph_path, root, changed=index_changes)
-        use.start_early()
-        try:
-            mark = time.perf_counter()
-            node_spans, link_spans = write_chunks(
-                graph_path, [blocks[rel][0] for rel in order] + [ext_nodes], [blocks[rel][1] for rel in order]
-            )
-            spans = {rel: (node_spans[i], link_spans[i]) for i, rel in enumerate(order)}
-            cache.save_blocks(
-                digest, {**_block_entries(order, keys, spans, blocks), EXTERNALS: (None, node_spans[-1], (0, 0))}
-            )
-            seconds["write"] = time.perf_counter() - mark
-        except BaseException:
-            use.abandon()
-            raise
-        report("report", 0, 1)
-        seconds.update(use.finish().seconds)
-
-    stats = dict(resolver.stats)
-    stats["unresolved_refs"] = sum(block[3] for block in blocks.values())
-    summary = _summary(root, out, graph_path, records, [b[2] for b in blocks.values()] + [ext_counts], skipped, stats)
-    summary["resolved_again"] = len(records) - len(reuse)
-    summary["changed_files"] = None if changed is None else len(changed)
-    summary["cache"] = {"hits": counts["hits"], "misses": counts["misses"], "corrupt": counts["corrupt"]}
-    seconds["total"] = time.perf_counter() - started
-    summary["seconds"] = _rounded(seconds)
-
-    graph_stat = graph_path.stat()
-    cache.save_index(
-        {
-            "options": options,
-            "files": new_files,
-            "written_ns": time.time_ns(),
-            "graph": (graph_stat.st_size, graph_stat.st_mtime_ns),
-            "summary": {k: v for k, v in summary.items() if k not in ("seconds", "cache")},
-        }
-    )
-    if counts["corrupt"] or entries.keys() != pack.keys():
-        cache.save_pack(entries)
-    return BuildResult(root, out, graph_path, summary)
-
-
-EXTERNALS = ""  # the blocks entry of the external nodes (no file has an empty path)
-
-
-def _changed_blocks(blocks: dict, ext_nodes: bytes, old_blocks: dict, old_graph: bytes) -> set[str]:
-    """Files whose nodes or links differ from the previous graph.json, deleted files included."""
-    changed = {rel for rel in old_blocks if rel not in blocks and rel != EXTERNALS}
-    for rel, (nodes_b, links_b, _counts, _unresolved) in blocks.items():
-        old = old_blocks.get(rel)
-        if old is None:
-            changed.add(rel)
-            continue
-        (n_off, n_len), (l_off, l_len) = old[1], old[2]
-        if old_graph[n_off : n_off + n_len] != nodes_b or old_graph[l_off : l_off + l_len] != links_b:
-            changed.add(rel)
-    old_ext = old_blocks.get(EXTERNALS)
-    if old_ext is None or old_graph[old_ext[1][0] : old_ext[1][0] + old_ext[1][1]] != ext_nodes:
-        changed.add(EXTERNALS)
-    return changed
-
-
-def _block_entries(order: list[str], keys: dict, spans: dict, blocks: dict) -> dict:
-    return {rel: (keys[rel], *spans[rel], blocks[rel][2], blocks[rel][3]) for rel in order}
-
-
-def _refresh_use_outputs(graph_path: Path, root: Path, seconds: dict[str, float]) -> None:
-    """An up-to-date graph whose report, viewer, communities or query index went missing gets them back."""
-    from skillbox.graph.outputs import refresh_for_build
-
-    use = refresh_for_build(graph_path, root)
-    if use is not None:
-        seconds.update(use.seconds)
-
-
-def _unchanged(files, previous: dict, index: dict, graph_path: Path) -> bool:
-    if len(files) != len(previous):
-        return False
-    written_ns = index.get("written_ns", 0)
-    for rel, lang, size, mtime_ns in files:
-        entry = previous.get(rel)
-        if entry is None or entry[0] != size or entry[1] != mtime_ns or entry[3] != lang:
-            return False
-        if not entry[2].endswith(language_epoch(lang)):
-            return False  # its language's grammar or query changed: same bytes, maybe another record
-        if mtime_ns >= written_ns - RACY_NS:
-            return False  # modified too close to the last build to trust its mtime
-    return _graph_intact(index, graph_path)
+        if (
+            entry
+            and entry.size == size
+            and entry.mtime_ns == mtime_ns
+            and entry.lang == lang
+            and entry.key.endswith(language_epoch(lang))  # else its grammar or query changed: maybe another record
+            and mtime_ns < written_ns - RACY_NS  # else modified too close to the last build to trust its mtime
+        ):
+            trusted[rel] = entry
+    intact = index is not None and _graph_intact(index, graph_path)
+    return Plan(root, out, graph_path, cache, options, force, walked, index, previous, trusted, intact)
 
 
 def _graph_intact(index: dict, graph_path: Path) -> bool:
@@ -394,6 +271,326 @@ def _graph_intact(index: dict, graph_path: Path) -> bool:
     return index.get("graph") == (st.st_size, st.st_mtime_ns)
 
 
+# -- extract -------------------------------------------------------------------------------------------------------
+def extract(plan: Plan, jobs: int | None, seconds: dict, report: Progress) -> Extracted:
+    """Every file's record: trusted files from the pack, the others read (a content key already in the pack is
+    not extracted again) and extracted, in a process pool when there are many."""
+    files = plan.walked.files
+    if plan.up_to_date:
+        counts = {"hits": len(files), "misses": 0, "corrupt": 0}
+        return Extracted({}, {}, plan.previous, {}, {}, {}, counts, read=False, unchanged=True)
+
+    with _timed(seconds, "extract"):
+        pack = {} if plan.force else plan.cache.pack()
+        entries: dict[str, bytes] = {}
+        results: dict[str, tuple] = {}  # rel -> (key, record or None, skip reason or None)
+        counts = Counter()
+
+        def take(rel: str, key: str, blob: bytes | None, fresh: bool = False) -> bool:
+            if blob is None:
+                return False
+            try:
+                plain, reason = unseal(blob, verify=not fresh)
+                record = from_plain(plain)
+            except Exception:
+                counts["corrupt"] += 1
+                pack.pop(key, None)  # never offered again: the file is re-extracted
+                return False
+            entries[key] = blob
+            results[rel] = (key, record, reason)
+            return True
+
+        todo: list[tuple[str, str]] = []
+        for rel, lang, _size, _mtime_ns in files:
+            entry = plan.trusted.get(rel)
+            if entry is not None and take(rel, entry.key, pack.get(entry.key)):
+                counts["hits"] += 1
+            else:
+                todo.append((rel, lang))
+        report("cache", counts["hits"], len(files))
+
+        languages = {rel: lang for rel, lang, _size, _mtime in files}
+        sizes = {rel: size for rel, _lang, size, _mtime in files}
+        retry = []
+        for rel, key, blob in _extract(plan.root, frozenset(pack), todo, jobs, report, sizes):
+            if key is None:
+                results[rel] = (None, None, "unreadable")
+            elif blob is None:  # content already cached under this key
+                if take(rel, key, pack.get(key)):
+                    counts["hits"] += 1
+                else:
+                    retry.append((rel, languages[rel]))
+            elif take(rel, key, blob, fresh=True):
+                counts["misses"] += 1
+        for rel, key, blob in _extract(plan.root, frozenset(), retry, 1, report, sizes):
+            if key is None:
+                results[rel] = (None, None, "unreadable")
+            elif take(rel, key, blob, fresh=True):
+                counts["misses"] += 1
+
+    new_files = {
+        rel: IndexEntry(size, mtime_ns, results[rel][0], lang)
+        for rel, lang, size, mtime_ns in files
+        if rel in results and results[rel][0] is not None
+    }
+    previous = plan.previous
+    # Touched but identical (a checkout, a save without edits, a racy mtime): same keys, same graph.
+    unchanged = (
+        plan.index is not None
+        and len(new_files) == len(results) == len(previous)
+        and all(rel in previous and previous[rel].key == entry.key for rel, entry in new_files.items())
+        and plan.graph_intact
+    )
+    skipped = {reason: list(paths) for reason, paths in plan.walked.skipped.items()}
+    records = {}
+    for rel, (_key, record, reason) in results.items():
+        if record is None:
+            skipped.setdefault(reason or "unreadable", []).append(rel)
+        else:
+            records[rel] = record
+    for paths in skipped.values():
+        paths.sort()
+    keys = {rel: results[rel][0] for rel in records}
+    cache_counts = {"hits": counts["hits"], "misses": counts["misses"], "corrupt": counts["corrupt"]}
+    return Extracted(records, keys, new_files, skipped, pack, entries, cache_counts, read=True, unchanged=unchanged)
+
+
+# -- link ----------------------------------------------------------------------------------------------------------
+def link(plan: Plan, extracted: Extracted, seconds: dict, report: Progress) -> Linked:
+    """Resolve the records into edges and serialise each file's block of graph.json.
+
+    Blocks of the previous graph.json stay valid while no file's interface changed: then only the changed files'
+    references are resolved again, and unchanged blocks are copied out of the previous file. When interfaces
+    changed, the files no changed name can reach are still copied (see `reach.affected_files`)."""
+    if extracted.unchanged:
+        return Linked(relinked=False)
+    with _timed(seconds, "resolve"):
+        report("resolve", 0, 1)
+        from skillbox.graph.graph_json import file_block
+        from skillbox.graph.resolve import resolve
+
+        records = extracted.records
+        digest = _interface_digest(records)
+        # (`plan.index` exists only if it was written by this engine: our code is part of its options.)
+        intact = not plan.force and plan.index is not None and plan.graph_intact
+        old_digest, old_blocks = _load_blocks(plan.cache) if intact else (None, {})
+        reuse = _reusable(plan, extracted, digest, old_digest, old_blocks)
+        old_graph = plan.graph_path.read_bytes() if old_blocks else b""
+        resolver = resolve(records, reuse)
+        blocks, fresh = {}, {}
+        for rel in sorted(records):
+            if rel in reuse:
+                old = old_blocks[rel]
+                (n_off, n_len), (l_off, l_len) = old.node_span, old.link_span
+                blocks[rel] = Block(
+                    old_graph[n_off : n_off + n_len], old_graph[l_off : l_off + l_len], old.counts, old.unresolved
+                )
+            else:
+                nodes_b, links_b, block_counts, *fresh[rel] = file_block(
+                    resolver.file_nodes[rel], resolver.file_edges[rel]
+                )
+                blocks[rel] = Block(nodes_b, links_b, block_counts, resolver.file_unresolved.get(rel, 0))
+        externals = [resolver.externals[k] for k in sorted(resolver.externals)]
+        ext_nodes, _ext_links, ext_counts, *fresh[EXTERNALS] = file_block(externals, [])
+        ext_block = Block(ext_nodes, b"", ext_counts, 0)
+        # The files whose part of graph.json differs from the previous build's: what the query index updates,
+        # and empty when an edit did not change the graph (a comment, a blank line).
+        changed = _changed_blocks(blocks, ext_nodes, old_blocks, old_graph) if old_blocks else None
+        del old_graph
+    return Linked(True, blocks, ext_block, fresh, old_blocks, digest, reuse, changed, dict(resolver.stats))
+
+
+def _load_blocks(cache: RecordCache) -> tuple[str | None, dict[str, StoredBlock]]:
+    digest, stored = cache.load_blocks()
+    try:
+        return digest, {rel: StoredBlock(*entry) for rel, entry in stored.items()}
+    except TypeError:
+        return None, {}  # a blocks file of another shape: nothing to reuse
+
+
+def _reusable(plan: Plan, extracted: Extracted, digest: str, old_digest, old_blocks: dict) -> frozenset[str]:
+    """The files whose previous block can be copied: same record, and no changed interface reaches them."""
+    keys = extracted.keys
+    same = frozenset(rel for rel, block in old_blocks.items() if rel in keys and block.key == keys[rel])
+    if old_digest == digest:
+        return same
+    if old_blocks.keys() - {EXTERNALS} != keys.keys():
+        return frozenset()
+    # Some interfaces changed: reuse the files that no changed name can reach.
+    from skillbox.graph.reach import affected_files
+
+    before = {rel: _cached_record(extracted.pack, plan.previous.get(rel)) for rel in keys.keys() - same}
+    affected = None if None in before.values() else affected_files(extracted.records, before)
+    return frozenset() if affected is None else same - affected
+
+
+def _changed_blocks(blocks: dict[str, Block], ext_nodes: bytes, old_blocks: dict, old_graph: bytes) -> set[str]:
+    """Files whose nodes or links differ from the previous graph.json, deleted files included."""
+    changed = {rel for rel in old_blocks if rel not in blocks and rel != EXTERNALS}
+    for rel, block in blocks.items():
+        old = old_blocks.get(rel)
+        if old is None:
+            changed.add(rel)
+            continue
+        (n_off, n_len), (l_off, l_len) = old.node_span, old.link_span
+        if old_graph[n_off : n_off + n_len] != block.nodes or old_graph[l_off : l_off + l_len] != block.links:
+            changed.add(rel)
+    old_ext = old_blocks.get(EXTERNALS)
+    if old_ext is None or old_graph[old_ext.node_span[0] : old_ext.node_span[0] + old_ext.node_span[1]] != ext_nodes:
+        changed.add(EXTERNALS)
+    return changed
+
+
+# -- summarize -----------------------------------------------------------------------------------------------------
+def summarize(plan: Plan, extracted: Extracted, linked: Linked) -> dict:
+    """What the build reports (and the stat index keeps for the next no-change build), on every path."""
+    if not linked.relinked:
+        summary = dict(plan.index["summary"])
+        summary["up_to_date"] = True
+        summary["changed_files"] = 0
+        summary["cache"] = dict(extracted.cache_counts)
+        return summary
+    records, blocks = extracted.records, linked.blocks
+    languages = Counter(rec.lang for rec in records.values())
+    kinds, relations, confidence = Counter(), Counter(), Counter()
+    for node_counts, relation_counts, confidence_counts in [b.counts for b in blocks.values()] + [
+        linked.externals.counts
+    ]:
+        kinds.update(dict(node_counts))
+        relations.update(dict(relation_counts))
+        confidence.update(dict(confidence_counts))
+    stats = dict(linked.stats)
+    stats["unresolved_refs"] = sum(block.unresolved for block in blocks.values())
+    skipped = extracted.skipped
+    return {
+        "root": str(plan.root),
+        "out": str(plan.out),
+        "graph": str(plan.graph_path),
+        "files": len(records),
+        "languages": dict(sorted(languages.items())),
+        "nodes": sum(kinds.values()),
+        "nodes_by_kind": dict(sorted(kinds.items())),
+        "edges": sum(relations.values()),
+        "edges_by_relation": dict(sorted(relations.items())),
+        "confidence": dict(sorted(confidence.items())),
+        "skipped": {reason: len(paths) for reason, paths in sorted(skipped.items())},
+        "skipped_files": {reason: paths[:20] for reason, paths in sorted(skipped.items())},
+        "warnings": {
+            "syntax_errors": sum(1 for rec in records.values() if rec.errors),
+            "invalid_utf8": sum(1 for rec in records.values() if rec.encoding_errors),
+        },
+        "unresolved": dict(sorted(stats.items())),
+        "up_to_date": False,
+        "resolved_again": len(records) - len(linked.reuse),
+        "changed_files": None if linked.changed is None else len(linked.changed),
+        "cache": dict(extracted.cache_counts),
+    }
+
+
+# -- write ---------------------------------------------------------------------------------------------------------
+def write(plan: Plan, extracted: Extracted, linked: Linked, summary: dict, seconds: dict, report: Progress) -> None:
+    """graph.json when the graph changed, the use outputs beside it (only the missing ones when it did not), the
+    blocks of graph.json, then the stat index and the record pack for the next build."""
+    cache, graph_path = plan.cache, plan.graph_path
+    if not linked.relinked:
+        _refresh_use_outputs(graph_path, plan.root, seconds)
+        if extracted.read:  # touched files: the same records under new stats
+            if extracted.entries.keys() != extracted.pack.keys() or extracted.cache_counts["corrupt"]:
+                cache.save_pack(extracted.entries)
+            cache.save_index({**plan.index, "files": _plain(extracted.files), "written_ns": time.time_ns()})
+        return
+
+    order = sorted(linked.blocks)
+    keys, blocks, old_blocks = extracted.keys, linked.blocks, linked.old_blocks
+    if linked.changed is not None and not linked.changed:
+        # The graph is byte for byte the previous one: keep graph.json, its use outputs and their stamps.
+        _refresh_use_outputs(graph_path, plan.root, seconds)
+        spans = {rel: (old_blocks[rel].node_span, old_blocks[rel].link_span) for rel in order}
+        ext = old_blocks[EXTERNALS]
+        cache.save_blocks(linked.digest, _stored_blocks(order, keys, spans, blocks, ext.node_span, ext.link_span))
+    else:
+        _write_graph(plan, extracted, linked, order, seconds, report)
+
+    graph_stat = graph_path.stat()
+    cache.save_index(
+        {
+            "options": plan.options,
+            "files": _plain(extracted.files),
+            "written_ns": time.time_ns(),
+            "graph": (graph_stat.st_size, graph_stat.st_mtime_ns),
+            "summary": {k: v for k, v in summary.items() if k not in ("seconds", "cache")},
+        }
+    )
+    if extracted.cache_counts["corrupt"] or extracted.entries.keys() != extracted.pack.keys():
+        cache.save_pack(extracted.entries)
+
+
+def _write_graph(
+    plan: Plan, extracted: Extracted, linked: Linked, order: list[str], seconds: dict, report: Progress
+) -> None:
+    """graph.json and what people and agents read beside it: communities.json, GRAPH_REPORT.md, graph.html and
+    the query index, made from the graph in memory (the nodes and links just serialised; reused blocks parsed
+    back). The graph is assembled before graph.json is written so a cold build's index writer can start right
+    away. Saves the blocks' places in graph.json for the next build."""
+    from skillbox.graph import graph_json
+    from skillbox.graph.code_graph import from_blocks
+    from skillbox.graph.index_writer import describes
+    from skillbox.graph.outputs import writer_for_build
+
+    graph_path, blocks, changed, fresh = plan.graph_path, linked.blocks, linked.changed, linked.fresh
+    with _timed(seconds, "load"):
+        report("write", 0, 1)
+        # The query index is updated in place only if it describes the graph.json about to be replaced.
+        index_changes = changed if changed is not None and describes(graph_path) else None
+        parts = (
+            fresh[rel] if rel in fresh else graph_json.parse_block(blocks[rel].nodes, blocks[rel].links)
+            for rel in [*order, EXTERNALS]
+        )
+        graph = from_blocks(parts, {"schema": graph_json.SCHEMA}, graph_path)
+        fresh.clear()
+    use = writer_for_build(graph, graph_path, plan.root, changed=index_changes)
+    use.start_early()
+    try:
+        with _timed(seconds, "write"):
+            node_spans, link_spans = graph_json.write_chunks(
+                graph_path,
+                [blocks[rel].nodes for rel in order] + [linked.externals.nodes],
+                [blocks[rel].links for rel in order],
+            )
+            spans = {rel: (node_spans[i], link_spans[i]) for i, rel in enumerate(order)}
+            stored = _stored_blocks(order, extracted.keys, spans, blocks, node_spans[-1], (0, 0))
+            plan.cache.save_blocks(linked.digest, stored)
+    except BaseException:
+        use.abandon()
+        raise
+    report("report", 0, 1)
+    seconds.update(use.finish().seconds)
+
+
+def _stored_blocks(order, keys, spans, blocks, ext_node_span, ext_link_span) -> dict[str, tuple]:
+    """cache/blocks.bin's entries: each file's block by its place in graph.json, then the external nodes'."""
+    stored = {
+        rel: tuple(StoredBlock(keys[rel], *spans[rel], blocks[rel].counts, blocks[rel].unresolved)) for rel in order
+    }
+    stored[EXTERNALS] = (None, ext_node_span, ext_link_span)
+    return stored
+
+
+def _plain(files: dict[str, IndexEntry]) -> dict[str, tuple]:
+    """The stat index's files as plain tuples (marshal, which seals the cache, takes no named tuples)."""
+    return {rel: tuple(entry) for rel, entry in files.items()}
+
+
+def _refresh_use_outputs(graph_path: Path, root: Path, seconds: dict[str, float]) -> None:
+    """An up-to-date graph whose report, viewer, communities or query index went missing gets them back."""
+    from skillbox.graph.outputs import refresh_for_build
+
+    use = refresh_for_build(graph_path, root)
+    if use is not None:
+        seconds.update(use.seconds)
+
+
+# -- extraction in a process pool ------------------------------------------------------------------------------
 def _extract(root: Path, known: frozenset[str], todo, jobs: int | None, report: Progress, sizes: dict[str, int]):
     from skillbox.graph.worker import extract_batch
 
@@ -444,10 +641,6 @@ def _import_what_comes_next() -> None:
     import_clustering()
 
 
-def _rounded(seconds: dict[str, float]) -> dict[str, float]:
-    return {k: round(v, 3) for k, v in seconds.items()}
-
-
 def engine_digest() -> str:
     """Our extraction and resolution code and queries, and the Python version (cheap: ~40 small files)."""
     import hashlib
@@ -473,41 +666,12 @@ def _interface_digest(records: dict) -> str:
     return h.hexdigest()
 
 
-def _cached_record(pack: dict, entry) -> object | None:
+def _cached_record(pack: dict, entry: IndexEntry | None) -> FileRecord | None:
     """The record a previous build cached for a file (its stat index entry), or None."""
-    if not entry or entry[2] not in pack:
+    if not entry or entry.key not in pack:
         return None
     try:
-        plain, _reason = unseal(pack[entry[2]])
+        plain, _reason = unseal(pack[entry.key])
         return from_plain(plain)
     except Exception:
         return None
-
-
-def _summary(root, out, graph_path, records, block_counts, skipped, stats) -> dict:
-    languages = Counter(rec.lang for rec in records.values())
-    kinds, relations, confidence = Counter(), Counter(), Counter()
-    for node_counts, relation_counts, confidence_counts in block_counts:
-        kinds.update(dict(node_counts))
-        relations.update(dict(relation_counts))
-        confidence.update(dict(confidence_counts))
-    return {
-        "root": str(root),
-        "out": str(out),
-        "graph": str(graph_path),
-        "files": len(records),
-        "languages": dict(sorted(languages.items())),
-        "nodes": sum(kinds.values()),
-        "nodes_by_kind": dict(sorted(kinds.items())),
-        "edges": sum(relations.values()),
-        "edges_by_relation": dict(sorted(relations.items())),
-        "confidence": dict(sorted(confidence.items())),
-        "skipped": {reason: len(paths) for reason, paths in sorted(skipped.items())},
-        "skipped_files": {reason: paths[:20] for reason, paths in sorted(skipped.items())},
-        "warnings": {
-            "syntax_errors": sum(1 for rec in records.values() if rec.errors),
-            "invalid_utf8": sum(1 for rec in records.values() if rec.encoding_errors),
-        },
-        "unresolved": dict(sorted(stats.items())),
-        "up_to_date": False,
-    }

@@ -20,6 +20,7 @@ import sys
 from functools import cache
 from pathlib import Path
 
+from skillbox.atomic import atomic_write
 from skillbox.graph.records import EXTRACTOR_VERSION
 
 MAGIC = b"SBXR2"
@@ -120,18 +121,6 @@ def unseal(blob: bytes, verify: bool = True):
     return marshal.loads(payload)
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
 class RecordCache:
     def __init__(self, directory: Path):
         self.directory = directory
@@ -171,7 +160,7 @@ class RecordCache:
     def save_pack(self, entries: dict[str, bytes]) -> None:
         """Replace the pack with exactly `entries`: files no longer in the tree leave the cache with it."""
         self.prepare()
-        write_atomic(self.pack_path, marshal.dumps(entries))
+        atomic_write(self.pack_path, marshal.dumps(entries))
         self._pack = entries
 
     def load_blocks(self) -> tuple[str | None, dict]:
@@ -190,7 +179,7 @@ class RecordCache:
 
     def save_blocks(self, digest: str, blocks: dict) -> None:
         self.prepare()
-        write_atomic(self.directory / BLOCKS_NAME, seal({"digest": digest, "files": blocks}))
+        atomic_write(self.directory / BLOCKS_NAME, seal({"digest": digest, "files": blocks}))
 
     def load_index(self) -> dict | None:
         try:
@@ -200,4 +189,4 @@ class RecordCache:
 
     def save_index(self, index: dict) -> None:
         self.prepare()
-        write_atomic(self.directory / INDEX_NAME, seal(index))
+        atomic_write(self.directory / INDEX_NAME, seal(index))

@@ -36,9 +36,7 @@ Why not networkx Louvain: pure Python, and networkx's import alone costs more th
 from __future__ import annotations
 
 import heapq
-import os
 import sys
-import tempfile
 from collections import Counter, defaultdict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -119,17 +117,9 @@ def read_previous(path: Path) -> dict[str, int]:
 
 def write_communities(partition: Partition, path: Path) -> Path:
     """Write communities.json atomically (a reader never sees half a file)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".communities-", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(orjson.dumps(partition.to_json(), option=orjson.OPT_APPEND_NEWLINE))
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    from skillbox.atomic import atomic_write
+
+    return atomic_write(path, orjson.dumps(partition.to_json(), option=orjson.OPT_APPEND_NEWLINE))
 
 
 @contextmanager

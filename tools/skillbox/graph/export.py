@@ -8,12 +8,11 @@ graph is a few dozen statements rather than 170k.
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+from skillbox.atomic import atomic_path
 from skillbox.errors import UsageError
 from skillbox.graph.cluster import read_previous
 from skillbox.graph.code_graph import CodeGraph
@@ -138,14 +137,6 @@ def export_graph(graph: CodeGraph, fmt: str, out: Path) -> dict:
     if fmt not in writers:
         raise UsageError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
     out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=".export-", suffix=".tmp", dir=out.parent)
-    os.close(fd)
-    tmp = Path(tmp_name)
-    try:
+    with atomic_path(out) as tmp:
         writers[fmt](graph, tmp)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, out)
-    finally:
-        tmp.unlink(missing_ok=True)
     return {"format": fmt, "out": str(out), "nodes": len(graph.nodes), "edges": len(graph.edges)}

@@ -8,12 +8,12 @@ a temporary name in the same folder and renamed into place: a crash or Ctrl-C le
 
 from __future__ import annotations
 
-import contextlib
-import os
 from collections import Counter
 from pathlib import Path
 
 import orjson
+
+from skillbox.atomic import atomic_open
 
 SCHEMA = "skillbox.graph/1"
 
@@ -80,33 +80,23 @@ def write_chunks(path: Path, node_chunks: list[bytes], link_chunks: list[bytes])
     Returns where each block landed, `(offset, length)` per node block and per link block, so the next build can
     take unchanged blocks straight out of this file.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     head = b'{"directed":true,"multigraph":true,"graph":{"schema":"' + SCHEMA.encode() + b'"},\n"nodes":['
     spans: tuple[list, list] = ([], [])
-    try:
-        with open(tmp, "wb", buffering=1 << 20) as handle:
-            offset = 0
-            for part, chunks, where in ((head, node_chunks, spans[0]), (b'\n],\n"links":[', link_chunks, spans[1])):
-                handle.write(part)
-                offset += len(part)
-                sep = b"\n"
-                for chunk in chunks:
-                    if chunk:
-                        handle.write(sep)
-                        offset += len(sep)
-                        handle.write(chunk)
-                        sep = b",\n"
-                    where.append((offset, len(chunk)))
-                    offset += len(chunk)
-            handle.write(b"\n]}\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    with atomic_open(path, buffering=1 << 20, fsync=True) as handle:
+        offset = 0
+        for part, chunks, where in ((head, node_chunks, spans[0]), (b'\n],\n"links":[', link_chunks, spans[1])):
+            handle.write(part)
+            offset += len(part)
+            sep = b"\n"
+            for chunk in chunks:
+                if chunk:
+                    handle.write(sep)
+                    offset += len(sep)
+                    handle.write(chunk)
+                    sep = b",\n"
+                where.append((offset, len(chunk)))
+                offset += len(chunk)
+        handle.write(b"\n]}\n")
     return spans
 
 

@@ -8,14 +8,13 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 import sqlite3
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import orjson
 
+from skillbox.atomic import atomic_path
 from skillbox.graph.code_graph import CodeGraph
 from skillbox.graph.index import (
     CORE_FIELDS,
@@ -101,11 +100,7 @@ def write_index(
     files is done, blocks until they are written, and returns False if they never will be (nothing is written).
     """
     target = target or index_path_for(graph_path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=".query-index-", suffix=".tmp", dir=target.parent)
-    os.close(fd)
-    tmp = Path(tmp_name)
-    try:
+    with atomic_path(target) as tmp:
         db = sqlite3.connect(tmp, check_same_thread=False)
         db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + SCHEMA)
         rid_of = {node_id: rid for rid, node_id in enumerate(graph.nodes, start=1)}
@@ -163,10 +158,6 @@ def write_index(
         db.executemany("INSERT INTO meta VALUES (?,?)", meta.items())
         db.commit()
         db.close()
-        os.replace(tmp, target)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
     return target
 
 
@@ -326,110 +317,28 @@ def _file_filter(files: set[str]) -> tuple[str, list]:
 
 
 def _apply_update(db: sqlite3.Connection, graph: CodeGraph, graph_path: Path, changed: set[str]) -> None:
+    """The in-place update, step by step; each step raises StaleIndexError when the index turns out not to
+    describe the previous graph (the caller then rolls back and writes a fresh index)."""
     meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
     if not meta.get("stamp", "").startswith(f"{INDEX_VERSION}:") or meta.get("edges_follow_sources") != "1":
         raise StaleIndexError("index of another version, or edges not written in their source files")
-    nodes = graph.nodes
-    where, params = _file_filter(changed)
-    old = {
-        row[1]: row
-        for row in db.execute(f"SELECT rid, id, kind, name, file, line, extra FROM nodes WHERE {where}", params)
-    }
-    if "" in changed:
-        new_ids = [n for n, d in nodes.items() if (d.get("file") or "") in changed]
-    else:
-        # symbol ids start with their file's path: look at those and at the ids the files had; a node of a
-        # changed file with any other id is missed, which the node count check below turns into a full write
-        prefixes = tuple(changed)
-        candidates = {n for n in nodes if n.startswith(prefixes)} | {n for n in old if n in nodes}
-        new_ids = sorted(n for n in candidates if nodes[n].get("file") in changed)
-    new_set = set(new_ids)
-    removed = [row for node_id, row in old.items() if node_id not in new_set]
-    removed_rids = [row[0] for row in removed]
+    update = _Update(db, graph)
+    update.find_nodes(changed)
+    update.drop_old_edges()
+    update.drop_removed_nodes()
+    update.write_nodes()
+    update.insert_new_edges()
+    update.write_degrees()
 
-    # edges of the changed files: out of their old nodes (old index) / their new nodes (new graph)
-    old_rids = [row[0] for row in old.values()]
-    touched: set[int] = set()
-    old_edges = 0
-    for chunk in chunks(old_rids):
-        marks = ",".join("?" * len(chunk))
-        for source, target in db.execute(f"SELECT source, target FROM edges WHERE source IN ({marks})", chunk):
-            touched.add(source)
-            touched.add(target)
-            old_edges += 1
-        db.execute(f"DELETE FROM edges WHERE source IN ({marks})", chunk)
-
-    for rid, _id, _kind, name, file, _line, extra in removed:
-        db.execute(
-            "INSERT INTO node_text(node_text, rowid, name, path, doc) VALUES ('delete',?,?,?,?)",
-            (rid, *search_terms(name, file, json.loads(extra) if extra else {})),
-        )
-    for chunk in chunks(removed_rids):
-        marks = ",".join("?" * len(chunk))
-        db.execute(f"DELETE FROM nodes WHERE rid IN ({marks})", chunk)
-        if db.execute(f"SELECT 1 FROM edges WHERE target IN ({marks}) LIMIT 1", chunk).fetchone():
-            raise StaleIndexError("an unchanged file still has edges to a removed node")
-
-    degrees = _degrees_of(graph, new_ids)
-    next_rid = (db.execute("SELECT max(rid) FROM nodes").fetchone()[0] or 0) + 1
-    rid_of: dict[str, int] = {}
-    for node_id in new_ids:
-        previous = old.get(node_id)
-        if previous is None:
-            rid = rid_of[node_id] = next_rid
-            next_rid += 1
-            row, text = _node_row(rid, node_id, nodes[node_id], degrees[node_id])
-            db.execute("INSERT INTO nodes VALUES (?,?,?,?,?,?,?,?,?,?)", row)
-            db.execute("INSERT INTO node_text(rowid, name, path, doc) VALUES (?,?,?,?)", text)
-            continue
-        rid = rid_of[node_id] = previous[0]
-        row, text = _node_row(rid, node_id, nodes[node_id], degrees[node_id])
-        if (row[2], row[3], row[5], row[6], row[8]) != previous[2:]:
-            db.execute(
-                "UPDATE nodes SET kind=?, name=?, lname=?, file=?, line=?, extra=? WHERE rid=?",
-                (row[2], row[3], row[4], row[5], row[6], row[8], rid),
-            )
-            old_text = search_terms(previous[3], previous[4], json.loads(previous[6]) if previous[6] else {})
-            if old_text != text[1:]:
-                db.execute(
-                    "INSERT INTO node_text(node_text, rowid, name, path, doc) VALUES ('delete',?,?,?,?)",
-                    (rid, *old_text),
-                )
-                db.execute("INSERT INTO node_text(rowid, name, path, doc) VALUES (?,?,?,?)", text)
-
-    # new edges of the changed files; their far ends outside those files keep their row ids
-    new_edges = [e for n in new_ids for e in graph.out_edges.get(n, ())]
-    if not _edges_follow_sources(graph, new_edges):
-        raise StaleIndexError("an edge is not written in its source node's file")
-    far = sorted({e.target for e in new_edges if e.target not in rid_of})
-    for chunk in chunks(far):
-        rows = db.execute(f"SELECT id, rid FROM nodes WHERE id IN ({','.join('?' * len(chunk))})", chunk)
-        rid_of.update(rows)
-    db.executemany(
-        "INSERT INTO edges VALUES (?,?,?,?,?,?,?)",
-        ((rid_of[e.source], rid_of[e.target], e.relation, e.confidence, None, e.line, e.score) for e in new_edges),
+    node_count = (
+        int(meta["nodes"]) - len(update.removed) + (len(update.new_ids) - (len(update.old) - len(update.removed)))
     )
-    touched.update(rid_of[e.target] for e in new_edges)
-    touched.difference_update(removed_rids)
-
-    # degrees of every node an old or new edge touched
-    by_rid = {rid: node_id for node_id, rid in rid_of.items()}
-    unknown = sorted(touched - by_rid.keys())
-    for chunk in chunks(unknown):
-        by_rid.update(db.execute(f"SELECT rid, id FROM nodes WHERE rid IN ({','.join('?' * len(chunk))})", chunk))
-    out_edges, in_edges = graph.out_edges, graph.in_edges
-    db.executemany(
-        "UPDATE nodes SET degree=? WHERE rid=?",
-        ((len(out_edges.get(by_rid[rid], ())) + len(in_edges.get(by_rid[rid], ())), rid) for rid in sorted(touched)),
-    )
-
-    node_count = int(meta["nodes"]) - len(removed) + (len(new_ids) - (len(old) - len(removed)))
-    edge_count = int(meta["edges"]) - old_edges + len(new_edges)
-    if node_count != len(nodes) or edge_count != len(graph.edges):
+    edge_count = int(meta["edges"]) - update.old_edges + len(update.new_edges)
+    if node_count != len(graph.nodes) or edge_count != len(graph.edges):
         raise StaleIndexError("the index does not describe the previous graph")
 
     digest = _communities_digest(graph_path)
-    added = tuple(n for n in new_ids if n not in old)
+    added = tuple(n for n in update.new_ids if n not in update.old)
     if digest != meta.get("communities_digest") or added:
         _update_communities(db, graph_path, added)
     # the p99 of all degrees, counted from the top (a short sort) — the same value `write_index` records
@@ -449,6 +358,133 @@ def _apply_update(db: sqlite3.Connection, graph: CodeGraph, graph_path: Path, ch
             "edges": str(edge_count),
         }.items(),
     )
+
+
+class _Update:
+    """The state of one in-place update: the changed files' nodes before (rows of the index) and after (ids of
+    the graph), the rows removed, the edges replaced, and every row whose degree an old or new edge touched."""
+
+    def __init__(self, db: sqlite3.Connection, graph: CodeGraph):
+        self.db, self.graph = db, graph
+        self.old: dict[str, tuple] = {}  # id -> (rid, id, kind, name, file, line, extra) of the changed files
+        self.new_ids: list[str] = []
+        self.removed: list[tuple] = []
+        self.removed_rids: list[int] = []
+        self.rid_of: dict[str, int] = {}
+        self.touched: set[int] = set()
+        self.old_edges = 0
+        self.new_edges: list = []
+
+    def find_nodes(self, changed: set[str]) -> None:
+        nodes = self.graph.nodes
+        where, params = _file_filter(changed)
+        self.old = {
+            row[1]: row
+            for row in self.db.execute(
+                f"SELECT rid, id, kind, name, file, line, extra FROM nodes WHERE {where}", params
+            )
+        }
+        if "" in changed:
+            self.new_ids = [n for n, d in nodes.items() if (d.get("file") or "") in changed]
+        else:
+            # symbol ids start with their file's path: look at those and at the ids the files had; a node of a
+            # changed file with any other id is missed, which the node count check turns into a full write
+            prefixes = tuple(changed)
+            candidates = {n for n in nodes if n.startswith(prefixes)} | {n for n in self.old if n in nodes}
+            self.new_ids = sorted(n for n in candidates if nodes[n].get("file") in changed)
+        new_set = set(self.new_ids)
+        self.removed = [row for node_id, row in self.old.items() if node_id not in new_set]
+        self.removed_rids = [row[0] for row in self.removed]
+
+    def drop_old_edges(self) -> None:
+        """The edges of the changed files: out of their old nodes."""
+        db = self.db
+        for chunk in chunks([row[0] for row in self.old.values()]):
+            marks = ",".join("?" * len(chunk))
+            for source, target in db.execute(f"SELECT source, target FROM edges WHERE source IN ({marks})", chunk):
+                self.touched.add(source)
+                self.touched.add(target)
+                self.old_edges += 1
+            db.execute(f"DELETE FROM edges WHERE source IN ({marks})", chunk)
+
+    def drop_removed_nodes(self) -> None:
+        db = self.db
+        for rid, _id, _kind, name, file, _line, extra in self.removed:
+            db.execute(
+                "INSERT INTO node_text(node_text, rowid, name, path, doc) VALUES ('delete',?,?,?,?)",
+                (rid, *search_terms(name, file, json.loads(extra) if extra else {})),
+            )
+        for chunk in chunks(self.removed_rids):
+            marks = ",".join("?" * len(chunk))
+            db.execute(f"DELETE FROM nodes WHERE rid IN ({marks})", chunk)
+            if db.execute(f"SELECT 1 FROM edges WHERE target IN ({marks}) LIMIT 1", chunk).fetchone():
+                raise StaleIndexError("an unchanged file still has edges to a removed node")
+
+    def write_nodes(self) -> None:
+        """Insert the new nodes under fresh row ids; rewrite the kept ones (same row id) whose columns changed."""
+        db, nodes = self.db, self.graph.nodes
+        degrees = _degrees_of(self.graph, self.new_ids)
+        next_rid = (db.execute("SELECT max(rid) FROM nodes").fetchone()[0] or 0) + 1
+        for node_id in self.new_ids:
+            previous = self.old.get(node_id)
+            if previous is None:
+                rid = self.rid_of[node_id] = next_rid
+                next_rid += 1
+                row, text = _node_row(rid, node_id, nodes[node_id], degrees[node_id])
+                db.execute("INSERT INTO nodes VALUES (?,?,?,?,?,?,?,?,?,?)", row)
+                db.execute("INSERT INTO node_text(rowid, name, path, doc) VALUES (?,?,?,?)", text)
+                continue
+            rid = self.rid_of[node_id] = previous[0]
+            row, text = _node_row(rid, node_id, nodes[node_id], degrees[node_id])
+            if (row[2], row[3], row[5], row[6], row[8]) == previous[2:]:
+                continue
+            db.execute(
+                "UPDATE nodes SET kind=?, name=?, lname=?, file=?, line=?, extra=? WHERE rid=?",
+                (row[2], row[3], row[4], row[5], row[6], row[8], rid),
+            )
+            old_text = search_terms(previous[3], previous[4], json.loads(previous[6]) if previous[6] else {})
+            if old_text != text[1:]:
+                db.execute(
+                    "INSERT INTO node_text(node_text, rowid, name, path, doc) VALUES ('delete',?,?,?,?)",
+                    (rid, *old_text),
+                )
+                db.execute("INSERT INTO node_text(rowid, name, path, doc) VALUES (?,?,?,?)", text)
+
+    def insert_new_edges(self) -> None:
+        """The changed files' new edges; their far ends outside those files keep their row ids."""
+        graph, rid_of = self.graph, self.rid_of
+        self.new_edges = [e for n in self.new_ids for e in graph.out_edges.get(n, ())]
+        if not _edges_follow_sources(graph, self.new_edges):
+            raise StaleIndexError("an edge is not written in its source node's file")
+        far = sorted({e.target for e in self.new_edges if e.target not in rid_of})
+        for chunk in chunks(far):
+            rows = self.db.execute(f"SELECT id, rid FROM nodes WHERE id IN ({','.join('?' * len(chunk))})", chunk)
+            rid_of.update(rows)
+        self.db.executemany(
+            "INSERT INTO edges VALUES (?,?,?,?,?,?,?)",
+            (
+                (rid_of[e.source], rid_of[e.target], e.relation, e.confidence, None, e.line, e.score)
+                for e in self.new_edges
+            ),
+        )
+        self.touched.update(rid_of[e.target] for e in self.new_edges)
+        self.touched.difference_update(self.removed_rids)
+
+    def write_degrees(self) -> None:
+        """The degree of every node an old or new edge touched."""
+        by_rid = {rid: node_id for node_id, rid in self.rid_of.items()}
+        unknown = sorted(self.touched - by_rid.keys())
+        for chunk in chunks(unknown):
+            rows = self.db.execute(f"SELECT rid, id FROM nodes WHERE rid IN ({','.join('?' * len(chunk))})", chunk)
+            by_rid.update(rows)
+        out_edges, in_edges = self.graph.out_edges, self.graph.in_edges
+        self.db.executemany(
+            "UPDATE nodes SET degree=? WHERE rid=?",
+            (
+                (len(out_edges.get(by_rid[rid], ())) + len(in_edges.get(by_rid[rid], ())), rid)
+                for rid in sorted(self.touched)
+            ),
+        )
 
 
 def _p99_offset(count: int) -> int:

@@ -9,11 +9,11 @@ on disk; each step is timed so the build can show where its time went.
 from __future__ import annotations
 
 import os
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from skillbox.atomic import atomic_write
 from skillbox.graph.cluster import detect_communities, read_previous, write_communities
 from skillbox.graph.code_graph import CodeGraph
 from skillbox.graph.index import index_path_for
@@ -151,7 +151,9 @@ class UseOutputsWriter:
         child, in_child = self.child, self.in_child
 
         started = time.perf_counter()
-        report = _write_text(out_dir / REPORT_NAME, render_report(graph, partition, self.title, self.include_ambiguous))
+        report = atomic_write(
+            out_dir / REPORT_NAME, render_report(graph, partition, self.title, self.include_ambiguous)
+        )
         seconds["report"] = time.perf_counter() - started
 
         for name, task in tasks.items():
@@ -201,15 +203,6 @@ def _joined(pid: int) -> bool:
     except ChildProcessError:
         return False
     return os.waitstatus_to_exitcode(status) == 0
-
-
-def _write_text(path: Path, text: str) -> Path:
-    fd, tmp = tempfile.mkstemp(prefix=".report-", suffix=".tmp", dir=path.parent)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    os.chmod(tmp, 0o644)
-    os.replace(tmp, path)
-    return path
 
 
 def outputs_missing(graph_path: Path) -> bool:

@@ -16,9 +16,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-import os
 import re
-import tempfile
 from collections import Counter, defaultdict, deque
 from importlib import resources
 from itertools import chain, compress, repeat
@@ -268,10 +266,7 @@ def render_html(graph: CodeGraph, partition: Partition, title: str = "code graph
 
 
 def write_html(graph: CodeGraph, partition: Partition, path: Path, title: str = "code graph") -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".graph-html-", suffix=".tmp", dir=path.parent)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(render_html_bytes(graph, partition, title))
-    os.chmod(tmp, 0o644)
-    os.replace(tmp, path)
-    return path
+    """graph.html; rendered before the write starts, written atomically (a failure leaves no temporary file)."""
+    from skillbox.atomic import atomic_write
+
+    return atomic_write(path, render_html_bytes(graph, partition, title))

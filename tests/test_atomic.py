@@ -1,0 +1,57 @@
+"""One atomic write for every output: the old file or the whole new one, and never a temporary file left behind."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from skillbox.atomic import atomic_open, atomic_path, atomic_write
+
+
+def _leftovers(folder) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
+
+
+def test_a_write_replaces_the_file_whole_and_readable(tmp_path):
+    target = tmp_path / "sub" / "out.json"
+    atomic_write(target, b"old")
+    atomic_write(target, "new é")
+    assert target.read_text(encoding="utf-8") == "new é"
+    assert oct(target.stat().st_mode & 0o777) == oct(0o644)
+    assert _leftovers(target.parent) == []
+
+
+@pytest.mark.parametrize("failure", [OSError("disk full"), KeyboardInterrupt()])
+def test_a_failed_write_keeps_the_old_file_and_removes_the_temporary_one(tmp_path, failure):
+    target = tmp_path / "graph.json"
+    target.write_bytes(b"previous")
+    with pytest.raises(type(failure)), atomic_open(target, fsync=True) as handle:
+        handle.write(b"half of the new")
+        raise failure
+    assert target.read_bytes() == b"previous"
+    assert _leftovers(tmp_path) == []
+
+
+def test_a_rename_that_fails_removes_the_temporary_file(tmp_path):
+    target = tmp_path / "index.sqlite"
+    target.mkdir()  # a folder in the way: the final rename fails
+    with pytest.raises(OSError), atomic_path(target) as tmp:
+        tmp.write_bytes(b"x")
+    assert _leftovers(tmp_path) == []
+
+
+def test_the_viewer_leaves_no_temporary_file_when_its_write_fails(tmp_path):
+    from skillbox.graph.cluster import detect_communities
+    from skillbox.graph.code_graph import from_node_link
+    from skillbox.graph.viewer.render import write_html
+
+    graph = from_node_link({"nodes": [{"id": "a.py", "kind": "file", "name": "a.py", "file": "a.py"}], "links": []})
+    target = tmp_path / "graph.html"
+    target.mkdir()
+    with pytest.raises(OSError):
+        write_html(graph, detect_communities(graph, {}), target)
+    assert _leftovers(tmp_path) == []
+    write_html(graph, detect_communities(graph, {}), tmp_path / "ok.html")
+    assert (tmp_path / "ok.html").read_bytes().startswith(b"<!")
+    assert not any(name.startswith(".") for name in os.listdir(tmp_path))
