@@ -137,3 +137,22 @@ def test_report_include_ambiguous_widens_god_nodes(graph):
     assert code == 0
     head = report.read_text().split("## Communities")[0]
     assert "AMBIGUOUS guesses counted too" in head and "`Cache.save`" in head
+
+
+def test_inferred_edges_show_the_resolvers_reason_when_graph_json_records_one(tmp_path):
+    from graph_use_data import HOSTILE, small_graph, write_project
+
+    data = small_graph()
+    (link,) = [x for x in data["links"] if x["confidence"] == "INFERRED" and x["target"].endswith("::redirect")]
+    link["reason"] = "receiver type from the constructor call on line 9"
+    graph = write_project(tmp_path / "project", data)
+    tag = "[INFERRED: receiver type from the constructor call on line 9]"
+
+    explained = json.loads(run(graph, "explain", "redirect", "--json")[1])
+    (caller,) = explained["neighbours"]["called_by"]
+    assert caller["name"] == HOSTILE and caller["reason"] == link["reason"]
+    assert tag in run(graph, "path", f"src/app/helpers.py::{HOSTILE}", "src/app/routing.py::url_for")[1]
+    wide = json.loads(run(graph, "affected", "redirect", "--json")[1])
+    assert wide["files"]["src/app/helpers.py"][0]["via"]["reason"] == link["reason"]
+    answer = run(graph, "query", "redirect", "--budget", "400")[1]
+    assert any(line.endswith(tag) and "—calls→ redirect" in line for line in answer.splitlines())

@@ -26,7 +26,7 @@ import orjson
 from skillbox.errors import NotFoundError
 from skillbox.graph.code_graph import CodeGraph, Edge, is_test_path, note_text, resolve_graph_path
 
-INDEX_VERSION = 6
+INDEX_VERSION = 7
 # Kinds that are not code symbols: left out of "god nodes" (the most connected symbols).
 NON_SYMBOL_KINDS = ("file", "module", "external", "heading", "concept")
 CORE_FIELDS = ("id", "kind", "name", "file", "line")
@@ -69,6 +69,7 @@ class Adjacent(NamedTuple):
     line: int | None
     score: float | None
     peer: NodeRow
+    reason: str | None = None  # the resolver's reason for a guess, when graph.json records one
 
 
 @dataclass(eq=False)
@@ -366,12 +367,12 @@ class GraphIndex:
         ):
             rows = self.db.execute(
                 f"SELECT e.rowid, e.relation, e.confidence, NULLIF(COALESCE(e.file, {source_file}), ''), e.line, "
-                f"e.score, {self._PEER} FROM edges e JOIN nodes p ON p.rid = e.{theirs} WHERE e.{mine} = ?",
+                f"e.score, e.reason, {self._PEER} FROM edges e JOIN nodes p ON p.rid = e.{theirs} WHERE e.{mine} = ?",
                 (my_file, rid) if outgoing else (rid,),
             )
-            for rowid, relation, confidence, file, line, score, *peer in rows:
+            for rowid, relation, confidence, file, line, score, reason, *peer in rows:
                 result.append(
-                    Adjacent(rowid, peer[0], outgoing, relation, confidence, file, line, score, self._row(peer))
+                    Adjacent(rowid, peer[0], outgoing, relation, confidence, file, line, score, self._row(peer), reason)
                 )
         # in an order of ids, not row ids: an index updated in place answers exactly like a fresh one
         result.sort(key=_adjacent_order)
@@ -416,9 +417,9 @@ class GraphIndex:
         for adj in self.adjacent(self.rid(node_id)):
             other = adj.peer.id
             edge = (
-                Edge(node_id, other, adj.relation, adj.confidence, adj.file, adj.line, adj.score)
+                Edge(node_id, other, adj.relation, adj.confidence, adj.file, adj.line, adj.score, adj.reason)
                 if adj.outgoing
-                else Edge(other, node_id, adj.relation, adj.confidence, adj.file, adj.line, adj.score)
+                else Edge(other, node_id, adj.relation, adj.confidence, adj.file, adj.line, adj.score, adj.reason)
             )
             result.append((edge, other, adj.outgoing))
         return result
@@ -448,7 +449,8 @@ class GraphIndex:
 
     def edge(self, rowid: int) -> Edge:
         row = self.db.execute(
-            "SELECT s.id, t.id, e.relation, e.confidence, NULLIF(COALESCE(e.file, s.file), ''), e.line, e.score "
+            "SELECT s.id, t.id, e.relation, e.confidence, NULLIF(COALESCE(e.file, s.file), ''), e.line, e.score, "
+            "e.reason "
             "FROM edges e JOIN nodes s ON s.rid = e.source JOIN nodes t ON t.rid = e.target WHERE e.rowid = ?",
             (rowid,),
         ).fetchone()

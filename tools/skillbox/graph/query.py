@@ -386,13 +386,20 @@ def explain(index: GraphIndex, name: str, limit: int = EXPLAIN_LIMIT) -> dict:
             at, in_tests = (f"{adj.file}:{adj.line}" if adj.line else adj.file), _is_test_file(adj.file)
         else:
             at, in_tests = peer.location, peer.in_tests
-        keyed[group].append((in_tests, peer.id, at, peer, adj.confidence))
+        keyed[group].append((in_tests, peer.id, at, peer, adj.confidence, adj.reason))
     for group, peers in keyed.items():
         # the surest edges first, then the code itself before its tests, then by id
         peers.sort(key=lambda p: (-confidence_rank(p[4]), p[0], p[1]))
         groups[group] = [
-            {"id": peer_id, "kind": peer.kind, "name": peer.label, "at": at, "confidence": confidence}
-            for _tests, peer_id, at, peer, confidence in peers
+            {
+                "id": peer_id,
+                "kind": peer.kind,
+                "name": peer.label,
+                "at": at,
+                "confidence": confidence,
+                **({"reason": reason} if reason else {}),
+            }
+            for _tests, peer_id, at, peer, confidence, reason in peers
         ]
     community = index.community_of(node.id)
     doc = node.docstring
@@ -485,7 +492,7 @@ def affected(index: GraphIndex, name: str, depth: int = 2, include_ambiguous: bo
                     stack.append(adj.peer_rid)
     seen = dict.fromkeys(starts, 0)
     weakest = dict.fromkeys(starts, "EXTRACTED")
-    via: dict[str, tuple[str, str, str]] = {}
+    via: dict[str, tuple[str, str, str, str | None]] = {}
     only_ambiguous: set[str] = set()
     frontier = list(starts.items())
     for level in range(1, max(depth, 0) + 1):
@@ -503,11 +510,11 @@ def affected(index: GraphIndex, name: str, depth: int = 2, include_ambiguous: bo
                 if source in seen:
                     if seen[source] == level and confidence_rank(chain) > confidence_rank(weakest[source]):
                         weakest[source] = chain  # a surer route of the same length
-                        via[source] = (current, adj.relation, adj.confidence)
+                        via[source] = (current, adj.relation, adj.confidence, adj.reason)
                     continue
                 seen[source] = level
                 weakest[source] = chain
-                via[source] = (current, adj.relation, adj.confidence)
+                via[source] = (current, adj.relation, adj.confidence, adj.reason)
                 nxt.append((source, adj.peer_rid))
         frontier = nxt
     only_ambiguous -= seen.keys()
@@ -517,7 +524,7 @@ def affected(index: GraphIndex, name: str, depth: int = 2, include_ambiguous: bo
         if level == 0:
             continue
         peer = index.node(node_id)
-        target, relation, confidence = via[node_id]
+        target, relation, confidence, reason = via[node_id]
         by_confidence[weakest[node_id]] += 1
         by_file[peer.file or "(no file)"].append(
             {
@@ -527,7 +534,12 @@ def affected(index: GraphIndex, name: str, depth: int = 2, include_ambiguous: bo
                 "line": peer.line,
                 "depth": level,
                 "confidence": weakest[node_id],
-                "via": {"relation": relation, "target": target, "confidence": confidence},
+                "via": {
+                    "relation": relation,
+                    "target": target,
+                    "confidence": confidence,
+                    **({"reason": reason} if reason else {}),
+                },
             }
         )
     files = {f: sorted(v, key=lambda p: (p["depth"], p["line"] or 0, p["id"])) for f, v in sorted(by_file.items())}
