@@ -37,10 +37,12 @@ _UTF8_NAMES = frozenset({"utf-8", "utf8", "utf_8", "u8", "utf-8-sig"})
 
 def declared_coding(data: bytes) -> str | None:
     """The codec a Python file declares on line 1 or 2 (PEP 263), lower-case, or None."""
-    first, _, rest = data.partition(b"\n")
+    end = data.find(b"\n")
+    first = data if end < 0 else data[:end]  # two short slices, never a copy of the whole file
     match = _CODING.match(first)
-    if match is None and _COMMENT_OR_BLANK.match(first):
-        match = _CODING.match(rest.partition(b"\n")[0])
+    if match is None and end >= 0 and _COMMENT_OR_BLANK.match(first):
+        second_end = data.find(b"\n", end + 1)
+        match = _CODING.match(data[end + 1 : second_end if second_end >= 0 else len(data)])
     return match.group(1).decode("ascii").lower() if match else None
 
 
