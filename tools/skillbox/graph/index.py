@@ -39,11 +39,6 @@ def split_words(text: str) -> tuple[str, ...]:
     return tuple(w.lower() for w in _WORDS.findall(text))
 
 
-def node_terms(node: dict) -> tuple[str, str, str]:
-    """FTS columns for a node: name words (+ the whole name), path words, docstring/notes."""
-    return search_terms(str(node.get("name") or node.get("id") or ""), node.get("file"), node)
-
-
 def search_terms(name: str, file: str | None, extra: dict) -> tuple[str, str, str]:
     """The FTS columns (name words, path words, doc text) of a node given by its stored columns."""
     qual = str(extra.get("qualname") or "")
@@ -120,16 +115,6 @@ class NodeRow:
     @functools.cached_property
     def in_tests(self) -> bool:
         return is_test_path(self.file)
-
-    @functools.cached_property
-    def search_words(self) -> tuple[str, frozenset[str], str, frozenset[str], str]:
-        """(lower-case name, name words, the name words each after a space — so `" " + prefix in it` tells whether
-        a word starts with prefix —, path words, lower-case docstring/notes) for re-ranking search hits."""
-        lname = self.name.lower()
-        words = frozenset(split_words(self.name)) | {lname}
-        doc = " ".join(note_text(self.extra.get(k)) for k in ("docstring", "doc", "notes")).lower()
-        spaced = "".join(" " + w for w in sorted(words))
-        return lname, words, spaced, frozenset(split_words(self.file or "")), doc
 
 
 def index_path_for(graph_path: Path) -> Path:
@@ -315,29 +300,32 @@ class GraphIndex:
             degree[target] = degree.get(target, 0) + 1
         return degree
 
-    def search(self, words: list[str], limit: int = 60) -> list[tuple[NodeRow, float]]:
-        """Nodes whose text matches any word (prefix match), best first by BM25 (name weighted over path, doc),
-        equal scores by id. Ranks the FTS rows alone and joins only the best; equal scores straddling the
-        cut (rare) take the slower query that orders them by id, so the hits never depend on row ids."""
-        if not words:
-            return []
-        match = " OR ".join(f'"{w}"*' for w in words)
+    def fts_hits(self, match: str, limit: int) -> list[NodeRow]:
+        """Nodes whose text (name words, path words, docstring) matches the FTS5 expression `match`, the best
+        `limit` by bm25 (name weighted over path, doc). Ranks the FTS rows alone and joins only the best; equal
+        scores straddling the cut (rare) take the slower query that orders them by id, so the hits never depend
+        on row ids."""
         ranked = self.db.execute(
             "SELECT rowid, bm25(node_text, 10.0, 2.0, 1.0) AS score FROM node_text WHERE node_text MATCH ? "
             "ORDER BY score LIMIT ?",
             (match, limit + 1),
         ).fetchall()
         if len(ranked) > limit and ranked[limit][1] == ranked[limit - 1][1]:
-            rows = self.db.execute(
+            ranked = self.db.execute(
                 "SELECT n.rid, bm25(node_text, 10.0, 2.0, 1.0) AS score FROM node_text "
                 "JOIN nodes n ON n.rid = node_text.rowid WHERE node_text MATCH ? ORDER BY score, n.id LIMIT ?",
                 (match, limit),
             ).fetchall()
-            return [(self.node_by_rid(rid), -score) for rid, score in rows]
-        self._load_rows([rid for rid, _score in ranked[:limit]])
-        found = [(self.node_by_rid(rid), -score) for rid, score in ranked[:limit]]
-        found.sort(key=lambda hit: (-hit[1], hit[0].id))  # equal scores by id
-        return found
+        rids = [rid for rid, _score in ranked[:limit]]
+        self._load_rows(rids)
+        return [self.node_by_rid(rid) for rid in rids]
+
+    def fts_count(self, match: str) -> int:
+        """How many nodes the FTS5 expression matches (a term's document frequency)."""
+        return self.db.execute("SELECT count(*) FROM node_text WHERE node_text MATCH ?", (match,)).fetchone()[0]
+
+    def node_count(self) -> int:
+        return self.db.execute("SELECT count(*) FROM nodes").fetchone()[0]
 
     def _load_rows(self, rids: list[int]) -> None:
         """Read the rows of `rids` not cached yet, in one query."""
@@ -346,10 +334,6 @@ class GraphIndex:
             marks = ",".join("?" * len(chunk))
             for row in self.db.execute(f"SELECT {self._NODE_COLS} FROM nodes WHERE rid IN ({marks})", chunk):
                 self._row(row)
-
-    def node_text(self, node: NodeRow) -> str:
-        """The words a node is found by (name, path, docstring), for re-scoring search hits."""
-        return " ".join(node_terms(node.as_dict()))
 
     # -- edges ---------------------------------------------------------------------------------------------------
     _PEER = "p.rid, p.id, p.kind, p.name, p.file, p.line, p.degree, p.extra"

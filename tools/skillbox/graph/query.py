@@ -79,11 +79,6 @@ def _node_line(node: NodeRow) -> str:
     return f"{node.location} {node.kind} {node_label(node)}"
 
 
-def question_terms(question: str) -> list[str]:
-    """The words of a question the ranking searches for (identifiers split, stop words out)."""
-    return [t.word for t in ranking.question_terms(question)]
-
-
 # -- query --------------------------------------------------------------------------------------------------------
 SEED_LIMIT = 8
 SEED_FLOOR = 0.45  # seeds score at least this share of the best one

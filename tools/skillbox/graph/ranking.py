@@ -235,35 +235,23 @@ class Scorer:
 
 
 def weigh_terms(index, terms: list[Term]) -> None:
-    """Set each term's weight to its BM25 inverse document frequency over the index's nodes."""
+    """Set each term's weight to its BM25 inverse document frequency over the index's nodes (counts are kept
+    for the index's life: a warm server asks FTS5 once per distinct term)."""
     memo = index.memo("rank-df")
     total = memo.get("")
     if total is None:
-        total = memo[""] = max(1, index.db.execute("SELECT count(*) FROM nodes").fetchone()[0])
+        total = memo[""] = max(1, index.node_count())
     for term in terms:
         expr = term.fts()
         df = memo.get(expr)
         if df is None:
-            df = memo[expr] = index.db.execute(
-                "SELECT count(*) FROM node_text WHERE node_text MATCH ?", (expr,)
-            ).fetchone()[0]
+            df = memo[expr] = index.fts_count(expr)
         term.weight = math.log(1.0 + (total - df + 0.5) / (df + 0.5))
 
 
 def candidates(index, terms: list[Term], limit: int) -> list:
-    """The FTS5 hits for any term, the best `limit` by FTS5's bm25 (name column weighted), as node rows. Equal
-    scores straddling the cut take the slower query that orders them by id: hits never depend on row ids."""
+    """The FTS5 hits for any term, the best `limit` by FTS5's own bm25, as node rows: the pool the scorer
+    re-ranks."""
     if not terms:
         return []
-    match = " OR ".join(f"({t.fts()})" for t in terms)
-    rows = index.db.execute(
-        "SELECT rowid, bm25(node_text, 10.0, 2.0, 1.0) AS s FROM node_text WHERE node_text MATCH ? ORDER BY s LIMIT ?",
-        (match, limit + 1),
-    ).fetchall()
-    if len(rows) > limit and rows[limit][1] == rows[limit - 1][1]:
-        rows = index.db.execute(
-            "SELECT n.rid, bm25(node_text, 10.0, 2.0, 1.0) AS s FROM node_text JOIN nodes n ON n.rid = "
-            "node_text.rowid WHERE node_text MATCH ? ORDER BY s, n.id LIMIT ?",
-            (match, limit),
-        ).fetchall()
-    return [index.node_by_rid(rid) for rid, _s in rows[:limit]]
+    return index.fts_hits(" OR ".join(f"({t.fts()})" for t in terms), limit)
