@@ -302,23 +302,28 @@ class GraphIndex:
 
     def fts_hits(self, match: str, limit: int) -> list[NodeRow]:
         """Nodes whose text (name words, path words, docstring) matches the FTS5 expression `match`, the best
-        `limit` by bm25 (name weighted over path, doc). Ranks the FTS rows alone and joins only the best; equal
-        scores straddling the cut (rare) take the slower query that orders them by id, so the hits never depend
-        on row ids."""
+        `limit` by bm25 (name weighted over path, doc), equal scores by node id so the hits never depend on row
+        ids. Ranks the FTS rows alone, with some to spare for a tie at the cut; only a tie longer than the spare
+        (rare) takes the slower query that joins the nodes to order by id."""
+        spare = limit + max(20, limit // 2)
         ranked = self.db.execute(
             "SELECT rowid, bm25(node_text, 10.0, 2.0, 1.0) AS score FROM node_text WHERE node_text MATCH ? "
             "ORDER BY score LIMIT ?",
-            (match, limit + 1),
+            (match, spare),
         ).fetchall()
-        if len(ranked) > limit and ranked[limit][1] == ranked[limit - 1][1]:
-            ranked = self.db.execute(
-                "SELECT n.rid, bm25(node_text, 10.0, 2.0, 1.0) AS score FROM node_text "
-                "JOIN nodes n ON n.rid = node_text.rowid WHERE node_text MATCH ? ORDER BY score, n.id LIMIT ?",
-                (match, limit),
-            ).fetchall()
-        rids = [rid for rid, _score in ranked[:limit]]
-        self._load_rows(rids)
-        return [self.node_by_rid(rid) for rid in rids]
+        if len(ranked) > limit:
+            cut = ranked[limit - 1][1]
+            if len(ranked) == spare and ranked[-1][1] == cut:
+                ranked = self.db.execute(
+                    "SELECT n.rid, bm25(node_text, 10.0, 2.0, 1.0) AS score FROM node_text "
+                    "JOIN nodes n ON n.rid = node_text.rowid WHERE node_text MATCH ? ORDER BY score, n.id LIMIT ?",
+                    (match, limit),
+                ).fetchall()
+            else:
+                ranked = [r for r in ranked if r[1] <= cut]
+        self._load_rows([rid for rid, _score in ranked])
+        ranked.sort(key=lambda r: (r[1], self.node_by_rid(r[0]).id))
+        return [self.node_by_rid(rid) for rid, _score in ranked[:limit]]
 
     def fts_count(self, match: str) -> int:
         """How many nodes the FTS5 expression matches (a term's document frequency)."""

@@ -27,6 +27,7 @@ from skillbox.graph.tokens import count_tokens
 
 DEFAULT_BUDGET = 1500
 MIN_BUDGET = 50
+MAX_MISSES = 40  # lines in a row that did not fit: the budget left is too small for what is left to say
 MIN_LINE_TOKENS = 6  # `a.py:1 function f —calls→ g` is about 14; nothing shorter is ever printed
 
 # How much an edge of each relation is worth when expanding a neighbourhood (higher = more informative).
@@ -82,7 +83,7 @@ def _node_line(node: NodeRow) -> str:
 # -- query --------------------------------------------------------------------------------------------------------
 SEED_LIMIT = 8
 SEED_FLOOR = 0.45  # seeds score at least this share of the best one
-CANDIDATES = 300
+CANDIDATES = 150
 
 
 def query(index: GraphIndex, question: str, budget: int = DEFAULT_BUDGET) -> dict:
@@ -148,12 +149,15 @@ def query(index: GraphIndex, question: str, budget: int = DEFAULT_BUDGET) -> dic
     total = count_tokens(header)
     kept: list[str] = []
     shown_nodes: set[str] = set()
+    misses = 0
     for line, node_ids in candidates:
-        if budget - total < MIN_LINE_TOKENS:
-            break  # no answer line is shorter than this
+        if budget - total < MIN_LINE_TOKENS or misses >= MAX_MISSES:
+            break  # no answer line is shorter than this, or the rest of the budget is a sliver
         cost = count_tokens("\n" + line)
         if total + cost > budget:
+            misses += 1
             continue  # a shorter later line may still fit
+        misses = 0
         kept.append(line)
         total += cost
         shown_nodes.update(node_ids)

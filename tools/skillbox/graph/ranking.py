@@ -149,36 +149,69 @@ def asks_for(terms: list[Term], words: frozenset[str]) -> bool:
     return any(t.word in words or t.stem in words for t in terms)
 
 
+@functools.lru_cache(maxsize=100_000)
+def _name_field(name: str) -> Field:
+    """A name's words and the whole name, lower-case (names repeat: `__init__`, `save`, `get`...)."""
+    lname = name.lower()
+    return Field((lname, *(w.lower() for w in _IDENT_WORDS.findall(name))))
+
+
+@functools.lru_cache(maxsize=100_000)
+def _owner_field(owner_text: str, name: str) -> Field:
+    """The enclosing class's words and its whole name (shared by the methods of a class)."""
+    owner_words = {w.lower() for w in _IDENT_WORDS.findall(owner_text)}
+    if owner_words:
+        owner_words.add(owner_text.strip(".").lower())
+    return Field(owner_words - _name_field(name).words)
+
+
 class Features:
-    """What a node is found by, computed once per node row: name words, owner words, doc words, path words."""
+    """What a node is found by, worked out once per node row: name words, owner (enclosing class) words, path
+    words (shared by the nodes of a file), docstring words (read on first use)."""
 
-    __slots__ = ("doc", "docs_like", "lname", "name", "owner", "path", "tests")
+    __slots__ = ("_any", "_doc", "docs_like", "lname", "name", "node", "owner", "path", "tests")
 
-    def __init__(self, node):
+    def __init__(self, node, path: Field, docs_like: bool):
+        self.node = node
         name = node.name
         self.lname = name.lower()
-        name_words = frozenset((self.lname, *(w.lower() for w in _IDENT_WORDS.findall(name))))
-        self.name = Field(name_words)
+        self.name = _name_field(name)
         label = node.label
-        owner_text = label[: -len(name)] if label.endswith(name) else label
-        owner_words = {w.lower() for w in _IDENT_WORDS.findall(owner_text)}
-        if owner_words:
-            owner_words.add(owner_text.strip(".").lower())
-        self.owner = Field(owner_words - name_words)
-        doc = note_text(node.docstring) or note_text(node.extra.get("notes"))
-        self.doc = Field(_DOC_WORD.findall(doc[:600].lower()) if doc else ())
-        file = node.file or ""
-        parts = file.split("/")
-        self.path = Field(w.lower() for w in _IDENT_WORDS.findall(file))
-        self.docs_like = node.kind in DOC_KINDS or any(p in NOT_CODE_DIRS for p in parts[:-1])
+        self.owner = _owner_field(label[: -len(name)] if label.endswith(name) else label, name)
+        self.path = path
+        self.docs_like = docs_like or node.kind in DOC_KINDS
         self.tests = node.in_tests
+        self._doc = self._any = None
+
+    @property
+    def doc(self) -> Field:
+        if self._doc is None:
+            doc = note_text(self.node.docstring) or note_text(self.node.extra.get("notes"))
+            self._doc = Field(_DOC_WORD.findall(doc[:600].lower()) if doc else ())
+        return self._doc
+
+    @property
+    def any(self) -> Field:
+        """Every word of every field: most (node, term) pairs match nothing, and one lookup here says so."""
+        if self._any is None:
+            self._any = Field(self.name.words | self.owner.words | self.doc.words | self.path.words)
+        return self._any
 
 
 def features(index, node) -> Features:
     memo = index.memo("rank-features")
     found = memo.get(node.id)
     if found is None:
-        found = memo[node.id] = Features(node)
+        files = index.memo("rank-files")
+        file = node.file or ""
+        per_file = files.get(file)
+        if per_file is None:
+            parts = file.split("/")
+            per_file = files[file] = (
+                Field(w.lower() for w in _IDENT_WORDS.findall(file)),
+                any(p in NOT_CODE_DIRS for p in parts[:-1]),
+            )
+        found = memo[node.id] = Features(node, *per_file)
     return found
 
 
@@ -191,6 +224,7 @@ class Scorer:
         self.docs_asked = asks_for(terms, DOC_WORDS)
         self.tests_asked = asks_for(terms, TEST_WORDS)
         self._memo: dict[str, float] = {}
+        self._placement: dict[str, float] = {}
 
     def text_score(self, node) -> float:
         """How well the node's own text matches the question (no priors)."""
@@ -198,6 +232,8 @@ class Scorer:
         total = 0.0
         matched = 0
         for term in self.terms:
+            if not term.quality(f.any):
+                continue
             fields = (
                 NAME * term.quality(f.name),
                 OWNER * term.quality(f.owner) if f.owner else 0.0,
@@ -216,6 +252,12 @@ class Scorer:
     def placement(self, node) -> float:
         """Code first: files, docs, examples and tests count for less (tests and docs less still when the
         question does not ask about them)."""
+        known = self._placement.get(node.id)
+        if known is None:
+            known = self._placement[node.id] = self._place(node)
+        return known
+
+    def _place(self, node) -> float:
         f = features(self.index, node)
         factor = KIND_PRIOR.get(node.kind, 1.0)
         if f.docs_like:
