@@ -155,3 +155,40 @@ def test_touched_but_unchanged_file_clears_the_staleness_warning(tmp_path):
     time.sleep(0.05)
     (root / "b.py").write_text("def g():\n    return 2\n")
     assert "older than its sources (b.py)" in query_stderr()
+
+
+CODING_LINES = [
+    "# -*- coding: latin-1 -*-\n",
+    "# vim: set fileencoding=cp1252 :\n",
+    "# This Python file uses the following encoding: iso-8859-15\n",
+    "#!/usr/bin/env python\n# -*- coding: latin-1 -*-\n",
+    "\n# coding=latin-1\n",
+    "import os\n# coding: latin-1\n",  # line 2 below code: not a declaration
+    "# coding: utf-8\n",
+    "# just a comment\n# a second one\n# coding: latin-1\n",  # line 3: too late
+    "",
+]
+
+
+@pytest.mark.parametrize("head", CODING_LINES)
+def test_source_text_decodes_like_pythons_own_tokenizer(head):
+    """The oracle is CPython's `tokenize.detect_encoding` (PEP 263 and BOM rules) followed by a decode."""
+    import io
+    import tokenize
+
+    from skillbox.graph.source_text import as_utf8
+
+    body = "def f():\n    return 'caf\u00e9 \u00e0 \u00fc'\n"
+    for codec in ("latin-1", "utf-8"):
+        data = head.encode("ascii") + body.encode(codec)
+        for candidate in (data, codecs.BOM_UTF8 + data):
+            try:
+                encoding, _lines = tokenize.detect_encoding(io.BytesIO(candidate).readline)
+                want = candidate.decode(encoding).removeprefix("\ufeff")
+            except (SyntaxError, UnicodeDecodeError):
+                want = None  # Python refuses the file
+            got = as_utf8(candidate, "python")
+            if want is None:  # skipped as undecodable, or parsed with U+FFFD and counted as invalid UTF-8
+                assert isinstance(got, str) or got[1] == 1, (head, codec)
+            else:
+                assert got == (want.encode("utf-8"), 0), (head, codec)

@@ -6,8 +6,9 @@ used to abort the whole build. Here a file is turned into UTF-8 once, before par
 - a UTF-8 BOM is dropped; UTF-16 and UTF-32 with a BOM are transcoded (without the BOM they look binary, and
   are skipped as binary, as before);
 - a Python file's PEP 263 coding line (`# -*- coding: latin-1 -*-`, on line 1, or line 2 below a comment line)
-  decides its codec; a declared codec that is unknown or fails on the bytes makes the file *undecodable*: it is
-  skipped and reported under that reason, never parsed as garbage;
+  decides its codec; a declared codec that is unknown, fails on the bytes or contradicts a UTF-8 BOM makes the
+  file *undecodable*: it is skipped and reported under that reason, never parsed as garbage (CPython's
+  `tokenize.detect_encoding` is the oracle in tests/graph/test_encodings.py);
 - anything else that is not valid UTF-8 is parsed with U+FFFD for the bad bytes and counted in the build's
   `invalid_utf8` warning (most of such a file is still code worth having).
 Line numbers are unchanged by all of this (only the bytes within a line change), so records still point at the
@@ -50,11 +51,13 @@ def as_utf8(data: bytes, lang: str) -> tuple[bytes, int] | str:
     """(UTF-8 bytes to parse, 1 when invalid UTF-8 bytes were replaced else 0), or the reason to skip the file."""
     if data.isascii():
         return data, 0
+    utf8_bom = False
     if data[0] in _BOM_FIRST_BYTES:
         for bom, codec in _BOMS:
             if data.startswith(bom):
                 if codec == "utf-8":
                     data = data[len(bom) :]
+                    utf8_bom = True
                     break
                 try:
                     return data.decode(codec).encode("utf-8"), 0
@@ -62,6 +65,8 @@ def as_utf8(data: bytes, lang: str) -> tuple[bytes, int] | str:
                     return UNDECODABLE
     declared = declared_coding(data) if lang == "python" else None
     if declared is not None and declared not in _UTF8_NAMES:
+        if utf8_bom:
+            return UNDECODABLE  # a UTF-8 BOM and another codec declared: Python refuses such a file too
         try:
             return data.decode(declared).encode("utf-8"), 0
         except (LookupError, UnicodeError):
