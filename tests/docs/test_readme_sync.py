@@ -8,8 +8,10 @@ import click
 import pytest
 
 from skillbox import docs
+from skillbox.cli import readme_sync
+from skillbox.cli.tree import check_cli_command as check_command_line
 from skillbox.errors import InvalidInputError
-from skillbox.skills import check_command_line, find_command_mentions
+from skillbox.skills import find_command_mentions
 
 REPO = Path(__file__).resolve().parents[2]
 HOW_TO_FIX = (
@@ -97,8 +99,8 @@ def test_main_check_and_write(plugin_root: Path, capsys):
     readme.write_text(
         readme.read_text() + "<!-- BEGIN GENERATED skills-table -->\n<!-- END GENERATED skills-table -->\n"
     )
-    assert docs.main(["--root", str(plugin_root), "--check"]) == 1
+    assert readme_sync.main(["--root", str(plugin_root), "--check"]) == 1
     assert "run: python -m skillbox.docs --write" in capsys.readouterr().err
-    assert docs.main(["--root", str(plugin_root), "--write"]) == 0
-    assert docs.main(["--root", str(plugin_root), "--check"]) == 0
+    assert readme_sync.main(["--root", str(plugin_root), "--write"]) == 0
+    assert readme_sync.main(["--root", str(plugin_root), "--check"]) == 0
     assert "/demo:check" in readme.read_text()

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from skillbox import doctor
 from skillbox.cli.root import cli
+from skillbox.cli.tree import command_checker
 
 
 @pytest.fixture(autouse=True)
@@ -190,7 +191,7 @@ def test_venv_location_follows_the_launcher(monkeypatch, tmp_path: Path):
 )
 def test_hook_problems(plugin_root: Path, executable_launcher: Path, hooks: dict, severity: str, words: str):
     write_hooks(plugin_root, hooks)
-    check = doctor.check_hooks(plugin_root)
+    check = doctor.check_hooks(plugin_root, command_checker())
     assert check.status == severity, issues(check)
     assert any(words in message for _, message in issues(check)), issues(check)
 

@@ -70,9 +70,10 @@ def test_an_out_folder_that_is_a_file_is_left_to_click(tmp_path):
     assert _click_params(["--out", str(a_file)]) is None
 
 
-def test_the_fast_path_knows_every_option_of_the_click_command():
-    options = {opt: param.name for param in build.params for opt in param.opts if opt.startswith("--")}
-    assert options == {**graph_build_fast.VALUE_OPTIONS, **graph_build_fast.FLAG_OPTIONS}
+def test_numbers_click_refuses_are_left_to_click():
+    assert graph_build_fast.parse(["--jobs", "99999999999999999999"]) is None
+    assert _click_params(["--jobs", "99999999999999999999"]) is None
+    assert graph_build_fast.parse(["--jobs", "1024"]) == _click_params(["--jobs", "1024"])
 
 
 def _run_main(args: list[str], cwd: Path) -> subprocess.CompletedProcess:

@@ -90,15 +90,11 @@ def test_debug_is_left_to_click(memory, monkeypatch):
     assert mem_search_fast.main(["token"]) is None
 
 
-def test_the_fast_path_knows_every_option_of_the_click_command():
-    options = {opt: (param.name, param.multiple) for param in search_cmd.params for opt in param.opts}
-    options.pop("QUERY", None)
-    options.pop("query", None)
-    fast = dict(mem_search_fast.VALUE_OPTIONS)
-    fast.update({opt: (name, False) for opt, name in mem_search_fast.FLAG_OPTIONS.items()})
-    assert fast == options
+def test_the_limit_default_and_bounds_come_from_the_one_table():
     limit = next(p for p in search_cmd.params if p.name == "limit")
     assert limit.default == 20 == mem_search_fast.parse(["x"])["limit"]
+    assert mem_search_fast.parse(["x", "--limit", str(mem_search_fast.MAX_LIMIT)])["limit"] == limit.type.max
+    assert mem_search_fast.parse(["x", "--limit", str(mem_search_fast.MAX_LIMIT + 1)]) is None  # click refuses it
 
 
 def _run_main(home, args: list[str]) -> subprocess.CompletedProcess:

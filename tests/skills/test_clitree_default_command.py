@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from skillbox.skills import check_command_line
+from skillbox.cli.tree import check_cli_command as check_command_line
 
 
 def test_paths_go_to_the_default_command_and_its_options_are_checked():

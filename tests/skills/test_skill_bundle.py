@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from skillbox.skills import check_command_line
+from skillbox.cli.tree import check_cli_command as check_command_line
 from tests.skills.conftest import COMMANDS, REPO, SKILLS
 
 # The skills this bundle ships (mem-search is written with the memory CLI and checked the same way when present).

@@ -6,7 +6,7 @@ import click
 import pytest
 
 from skillbox.cli.root import LazyGroup
-from skillbox.skills import check_command_line
+from skillbox.cli.tree import check_cli_command as check_command_line
 
 
 @click.command()

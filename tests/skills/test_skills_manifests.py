@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 
 import pytest
 
-from skillbox.skills import validate_path
+from skillbox.cli.tree import command_checker
+from skillbox.skills import validate_path as _validate_path
+
+validate_path = partial(_validate_path, check_command=command_checker())  # as `skillbox skills validate` does
 
 
 def edit(root: Path, name: str, change) -> None:

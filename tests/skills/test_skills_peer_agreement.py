@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from skills_ref.validator import validate as peer_validate
 
-from skillbox.skills import validate_path
+from skillbox.cli.tree import command_checker
+from skillbox.skills import validate_path as _validate_path
+
+validate_path = partial(_validate_path, check_command=command_checker())  # as `skillbox skills validate` does
 
 PEER_CASES = Path(__file__).resolve().parents[1] / "fixtures" / "skills" / "peer"
 CASES = sorted(PEER_CASES.iterdir(), key=lambda path: path.name)

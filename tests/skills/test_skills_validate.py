@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 
 import pytest
 
+from skillbox.cli.tree import command_checker
 from skillbox.errors import InvalidInputError, NotFoundError
-from skillbox.skills import validate_path
+from skillbox.skills import validate_path as _validate_path
+
+validate_path = partial(_validate_path, check_command=command_checker())  # as `skillbox skills validate` does
 
 REPO = Path(__file__).resolve().parents[2]
 EXTRA = REPO / "tests" / "fixtures" / "skills" / "extra"

@@ -5,17 +5,18 @@ Two sections are rendered between marker comments, so hand-written prose around 
 - `skills-table`: every skill (`skills/*/SKILL.md`) and slash command (`commands/*.md`) with one line from its
   description, read from the frontmatter.
 A test fails when README.md is stale, so a renamed flag or a new skill cannot ship with outdated docs. This module
-reads the click tree, which is why it imports click although it is not a command itself.
+reads the click tree, which is why it imports click although it is not a command itself; it prints nothing (the
+command line around it is `skillbox.cli.readme_sync`).
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 import click
 
@@ -163,36 +164,29 @@ def sync_text(readme: str, plugin_root: Path) -> str:
     return readme
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m skillbox.docs", description=__doc__.splitlines()[0])
-    parser.add_argument("--root", type=Path, help="plugin root holding README.md (default: around the working folder)")
-    mode = parser.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--write", action="store_true", help="rewrite the generated sections in place")
-    mode.add_argument("--check", action="store_true", help="exit 1 if README.md is out of date")
-    args = parser.parse_args(argv)
-    from skillbox.skills.validate import default_plugin_root
+class ReadmeSync(NamedTuple):
+    """What `sync_readme` found: the README, and whether it was (or, when checking, would be) rewritten."""
 
-    root = (args.root or default_plugin_root()).resolve()
-    readme = root / "README.md"
-    try:
-        current = readme.read_text(encoding="utf-8")
-        wanted = sync_text(current, root)
-    except (OSError, InvalidInputError) as err:
-        print(f"Error: {err}", file=sys.stderr)
-        return 1
-    if args.check:
-        if current != wanted:
-            print(f"{readme} is out of date; run: {REGENERATE}", file=sys.stderr)
-            return 1
-        print(f"{readme} is up to date")
-        return 0
-    if current != wanted:
-        readme.write_text(wanted, encoding="utf-8")
-        print(f"updated {readme}")
-    else:
-        print(f"{readme} already up to date")
-    return 0
+    readme: Path
+    stale: bool
+    written: bool
+
+
+def sync_readme(plugin_root: Path, write: bool) -> ReadmeSync:
+    """Compare README.md's generated sections with the code; with `write`, rewrite them (atomically) if stale.
+    Raises OSError or InvalidInputError when README.md cannot be read or has no generated sections."""
+    readme = plugin_root / "README.md"
+    current = readme.read_text(encoding="utf-8")
+    wanted = sync_text(current, plugin_root)
+    stale = current != wanted
+    if stale and write:
+        from skillbox.atomic import atomic_write
+
+        atomic_write(readme, wanted)
+    return ReadmeSync(readme, stale, stale and write)
 
 
 if __name__ == "__main__":
+    from skillbox.cli.readme_sync import main
+
     sys.exit(main())

@@ -247,7 +247,7 @@ def check_launcher_venv(plugin_root: Path | None, venv: Path | None = None) -> C
     return check
 
 
-def check_plugin(plugin_root: Path | None) -> Check:
+def check_plugin(plugin_root: Path | None, check_command=None) -> Check:
     from skillbox.skills.validate import validate_path
 
     if plugin_root is None:
@@ -255,7 +255,7 @@ def check_plugin(plugin_root: Path | None) -> Check:
         fix = "run doctor from the plugin folder or pass --plugin-root DIR"
         check.issues.append(Issue("warn", "cannot check manifests, skills or commands without the plugin root", fix))
         return check
-    report = validate_path(plugin_root)
+    report = validate_path(plugin_root, check_command)
     check = Check("plugin", f"{plugin_root}: {len(report.checked)} manifests, skills and commands checked")
     for problem in report.problems:
         fix = problem.fix or f"edit {problem.file} line {problem.line} (details: `skillbox skills validate --json`)"
@@ -267,9 +267,7 @@ def _hook_path(value: str, plugin_root: Path) -> str:
     return value.replace(PLUGIN_ROOT_VAR, str(plugin_root))
 
 
-def _handler_issues(handler: object, where: str, plugin_root: Path) -> list[Issue]:
-    from skillbox.skills.clitree import check_command_line
-
+def _handler_issues(handler: object, where: str, plugin_root: Path, check_command=None) -> list[Issue]:
     edit = "edit hooks/hooks.json"
     if not isinstance(handler, dict):
         return [Issue("fail", f"{where}: a hook must be an object", edit)]
@@ -326,13 +324,13 @@ def _handler_issues(handler: object, where: str, plugin_root: Path) -> list[Issu
     for arg in args:
         if PLUGIN_ROOT_VAR in arg and not Path(_hook_path(arg, plugin_root)).exists():
             issues.append(Issue("fail", f"{where}: argument {arg!r} points at a missing file", edit))
-    if Path(program).name == "skillbox" and args and not args[0].startswith("-"):
-        for code, message in check_command_line(args):
+    if check_command is not None and Path(program).name == "skillbox" and args and not args[0].startswith("-"):
+        for code, message in check_command(args):
             issues.append(Issue("fail", f"{where}: {message} [{code}]", f"{edit}: call an existing skillbox command"))
     return issues
 
 
-def check_hooks(plugin_root: Path | None) -> Check:
+def check_hooks(plugin_root: Path | None, check_command=None) -> Check:
     if plugin_root is None:
         return Check("hooks", "no plugin root found, hooks not checked")
     path = plugin_root / "hooks" / "hooks.json"
@@ -373,7 +371,9 @@ def check_hooks(plugin_root: Path | None) -> Check:
                 continue
             for index, handler in enumerate(handlers):
                 count += 1
-                check.issues += _handler_issues(handler, f"{event}[{group_index}].hooks[{index}]", plugin_root)
+                check.issues += _handler_issues(
+                    handler, f"{event}[{group_index}].hooks[{index}]", plugin_root, check_command
+                )
     check.summary = f"{path}: {count} hook(s) on {len(events)} event(s)"
     return check
 
@@ -418,15 +418,17 @@ def check_memory(db: Path | None = None) -> Check:
     return check
 
 
-def run_doctor(plugin_root: Path | None = None) -> DoctorReport:
+def run_doctor(plugin_root: Path | None = None, check_command=None) -> DoctorReport:
+    """Every check; `check_command` (argv -> findings, see `skills.validate.CommandChecker`) checks the skillbox
+    command lines of skills, commands and hooks against the CLI's tree, which the CLI passes in."""
     root = locate_plugin_root(plugin_root)
     return DoctorReport(
         [
             check_python(),
             check_dependencies(root),
             check_launcher_venv(root),
-            check_plugin(root),
-            check_hooks(root),
+            check_plugin(root, check_command),
+            check_hooks(root, check_command),
             check_memory(),
         ]
     )

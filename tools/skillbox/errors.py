@@ -24,6 +24,13 @@ class SkillboxError(Exception):
         return text
 
 
+def error_line(err: BaseException | str) -> str:
+    """The one line a user error is shown as — by the root group, the click-free twins, the MCP servers' tool
+    results and the README sync: `Error: <message> (<hint>)`."""
+    text = err.one_line() if isinstance(err, SkillboxError) else " ".join(str(err).split())
+    return f"Error: {text}"
+
+
 class UsageError(SkillboxError):
     """Arguments that parse but make no sense together; exits 2 like click's own usage errors."""
 

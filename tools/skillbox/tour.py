@@ -46,20 +46,26 @@ def load_step(target: str) -> Callable[[Path], TourReport]:
     return getattr(importlib.import_module(module_name), function)
 
 
-def run_tour(workdir: Path, steps: dict[str, str] | None = None, *, keep_going: bool = True) -> list[TourOutcome]:
+def run_tour(
+    workdir: Path, steps: dict[str, str] | None = None, *, keep_going: bool = True, check_command=None
+) -> list[TourOutcome]:
     """Run every registered step, each in its own subfolder of `workdir`.
 
     With `keep_going`, a step that raises becomes a failed report carrying the error, and the remaining steps
     still run: one broken helper should not hide what the others do. Without it the exception propagates
-    (the CLI's `--debug`).
+    (the CLI's `--debug`). `check_command` goes to the steps that check command lines (the skills step).
     """
+    import inspect
+
     outcomes = []
     for name, target in (TOUR_STEPS if steps is None else steps).items():
         step_dir = workdir / name
         step_dir.mkdir(parents=True, exist_ok=True)
         started = time.perf_counter()
         try:
-            report = load_step(target)(step_dir)
+            step = load_step(target)
+            takes_checker = "check_command" in inspect.signature(step).parameters
+            report = step(step_dir, check_command=check_command) if takes_checker else step(step_dir)
         except Exception as err:
             if not keep_going:
                 raise

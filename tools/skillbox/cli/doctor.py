@@ -28,9 +28,10 @@ def doctor(plugin_root: Path | None, as_json: bool) -> None:
       skillbox doctor
       skillbox doctor --json
     """
+    from skillbox.cli.tree import command_checker
     from skillbox.doctor import run_doctor
 
-    report = run_doctor(plugin_root)
+    report = run_doctor(plugin_root, command_checker())
     if as_json:
         click.echo(json.dumps(report.as_dict(), indent=2, ensure_ascii=False))
     else:

@@ -12,7 +12,13 @@ import sys
 
 import click
 
+from skillbox.cli.mem_search_fast import SEARCH, run_search
+from skillbox.cli.option_table import click_params
 from skillbox.cli.root import LazyGroup
+
+# Every integer option is bounded, so no number outside SQLite's integers reaches a query (the message is
+# click's one usage error instead of an OverflowError traceback).
+COUNT = click.IntRange(max=1_000_000)
 
 
 def _store():
@@ -61,21 +67,7 @@ def hook_cmd(event: str) -> None:
 
 
 @mem.command("search")
-@click.argument("query", nargs=-1)
-@click.option(
-    "--type",
-    "kinds",
-    multiple=True,
-    help="observations | summaries | prompts, or an observation type (decision, bugfix, change, ...). Repeatable.",
-)
-@click.option("--obs-type", "obs_types", multiple=True, help="Observation type filter (repeatable).")
-@click.option("--project", help="Only this project.")
-@click.option("--since", help="From this date: YYYY-MM-DD, YYYY-MM-DDTHH:MM, or relative 3d / 12h / 2w.")
-@click.option("--until", help="Up to this date (a bare date includes the whole day).")
-@click.option("--file", "file", help="Only records that read or modified a path containing this text.")
-@click.option("--concept", help="Only observations tagged with this concept.")
-@click.option("--limit", default=20, show_default=True, type=int, help="Maximum hits.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click_params(SEARCH)
 def search_cmd(query, kinds, obs_types, project, since, until, file, concept, limit, as_json) -> None:
     """Search memory; prints one line per hit: `#id  date  type  title  ~tokens`.
 
@@ -83,21 +75,13 @@ def search_cmd(query, kinds, obs_types, project, since, until, file, concept, li
     few records match every word, records matching some words follow. With no QUERY, lists the newest records
     that pass the filters. Broad words rank the newest 300 matches of each kind.
     """
-    from skillbox.mem.search import build_filters, format_search, search
-
-    filters = build_filters(kinds, obs_types, project, since, until, file, concept)
-    with _store() as store:
-        result = search(store, " ".join(query), filters, limit=limit)
-    if as_json:
-        _echo_json(result.to_dict())
-    else:
-        click.echo(format_search(result))
+    click.echo(run_search(query, kinds, obs_types, project, since, until, file, concept, limit, as_json))
 
 
 @mem.command("timeline")
 @click.argument("anchor")
-@click.option("--before", default=5, show_default=True, type=int, help="Records before the anchor.")
-@click.option("--after", default=5, show_default=True, type=int, help="Records after the anchor.")
+@click.option("--before", default=5, show_default=True, type=COUNT, help="Records before the anchor.")
+@click.option("--after", default=5, show_default=True, type=COUNT, help="Records after the anchor.")
 @click.option("--project", help="Project to walk (default: the anchor's).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def timeline_cmd(anchor, before, after, project, as_json) -> None:
@@ -252,9 +236,11 @@ def stats_cmd(as_json) -> None:
 
 
 @mem.command("prune")
-@click.option("--older-than", type=int, help="Delete sessions (and their records) older than DAYS (default: setting).")
-@click.option("--events-older-than", type=int, help="Delete raw tool events older than DAYS (default: setting).")
-@click.option("--max-mb", type=int, help="Shrink the database below this many MB (default: setting).")
+@click.option(
+    "--older-than", type=COUNT, help="Delete sessions (and their records) older than DAYS (default: setting)."
+)
+@click.option("--events-older-than", type=COUNT, help="Delete raw tool events older than DAYS (default: setting).")
+@click.option("--max-mb", type=COUNT, help="Shrink the database below this many MB (default: setting).")
 @click.option("--project", help="Only this project.")
 @click.option("--vacuum", is_flag=True, help="Rebuild the file afterwards (VACUUM) to return all free space.")
 @click.option("--dry-run", is_flag=True, help="Count what would be deleted by age; delete nothing.")

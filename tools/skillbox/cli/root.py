@@ -17,7 +17,7 @@ import os
 import click
 
 from skillbox import __version__
-from skillbox.errors import SkillboxError
+from skillbox.errors import SkillboxError, error_line
 
 # name -> "module:attribute". Add a line here to add a command group; nothing is imported until it is used.
 COMMANDS: dict[str, str] = {
@@ -43,6 +43,10 @@ class SkillboxClickError(click.ClickException):
     def __init__(self, err: SkillboxError):
         super().__init__(err.one_line())
         self.exit_code = err.exit_code
+        self.error = err
+
+    def show(self, file=None) -> None:
+        click.echo(error_line(self.error), file=file, err=True, color=self.show_color)
 
 
 class LazyGroup(click.Group):

@@ -26,9 +26,10 @@ def validate(path: Path | None, as_json: bool) -> None:
       skillbox skills validate
       skillbox skills validate skills/code-graph --json
     """
+    from skillbox.cli.tree import command_checker
     from skillbox.skills import validate_path
 
-    report = validate_path(path)
+    report = validate_path(path, command_checker())
     if as_json:
         click.echo(json.dumps(report.as_dict(), indent=2, ensure_ascii=False))
     else:

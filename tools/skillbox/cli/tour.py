@@ -47,7 +47,9 @@ def tour(ctx: click.Context, out: Path | None, as_json: bool) -> None:
         workdir.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise click.BadParameter(f"cannot create {workdir}: {err.strerror}", param_hint="'--out'") from None
-    outcomes = run_tour(workdir, keep_going=not debug_enabled(ctx))
+    from skillbox.cli.tree import command_checker
+
+    outcomes = run_tour(workdir, keep_going=not debug_enabled(ctx), check_command=command_checker())
     ok = all(outcome.report.ok for outcome in outcomes)
     untoured = _untoured_groups()
     if as_json:

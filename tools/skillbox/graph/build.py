@@ -262,6 +262,18 @@ def make_plan(root, out_dir, force: bool, max_bytes: int, seconds: dict, report:
     return Plan(root, out, graph_path, cache, options, force, walked, index, previous, trusted, intact)
 
 
+class _Taken(NamedTuple):
+    """What extraction got for one file: its content key (None: unreadable), its record (None: skipped, with
+    the reason)."""
+
+    key: str | None
+    record: FileRecord | None
+    reason: str | None
+
+
+UNREADABLE = _Taken(None, None, "unreadable")
+
+
 def _graph_intact(index: dict, graph_path: Path) -> bool:
     """graph.json is still the file the indexed build wrote (not deleted, not edited by hand)."""
     try:
@@ -283,7 +295,7 @@ def extract(plan: Plan, jobs: int | None, seconds: dict, report: Progress) -> Ex
     with _timed(seconds, "extract"):
         pack = {} if plan.force else plan.cache.pack()
         entries: dict[str, bytes] = {}
-        results: dict[str, tuple] = {}  # rel -> (key, record or None, skip reason or None)
+        results: dict[str, _Taken] = {}
         counts = Counter()
 
         def take(rel: str, key: str, blob: bytes | None, fresh: bool = False) -> bool:
@@ -297,7 +309,7 @@ def extract(plan: Plan, jobs: int | None, seconds: dict, report: Progress) -> Ex
                 pack.pop(key, None)  # never offered again: the file is re-extracted
                 return False
             entries[key] = blob
-            results[rel] = (key, record, reason)
+            results[rel] = _Taken(key, record, reason)
             return True
 
         todo: list[tuple[str, str]] = []
@@ -314,7 +326,7 @@ def extract(plan: Plan, jobs: int | None, seconds: dict, report: Progress) -> Ex
         retry = []
         for rel, key, blob in _extract(plan.root, frozenset(pack), todo, jobs, report, sizes):
             if key is None:
-                results[rel] = (None, None, "unreadable")
+                results[rel] = UNREADABLE
             elif blob is None:  # content already cached under this key
                 if take(rel, key, pack.get(key)):
                     counts["hits"] += 1
@@ -324,14 +336,14 @@ def extract(plan: Plan, jobs: int | None, seconds: dict, report: Progress) -> Ex
                 counts["misses"] += 1
         for rel, key, blob in _extract(plan.root, frozenset(), retry, 1, report, sizes):
             if key is None:
-                results[rel] = (None, None, "unreadable")
+                results[rel] = UNREADABLE
             elif take(rel, key, blob, fresh=True):
                 counts["misses"] += 1
 
     new_files = {
-        rel: IndexEntry(size, mtime_ns, results[rel][0], lang)
+        rel: IndexEntry(size, mtime_ns, results[rel].key, lang)
         for rel, lang, size, mtime_ns in files
-        if rel in results and results[rel][0] is not None
+        if rel in results and results[rel].key is not None
     }
     previous = plan.previous
     # Touched but identical (a checkout, a save without edits, a racy mtime): same keys, same graph.
@@ -343,14 +355,14 @@ def extract(plan: Plan, jobs: int | None, seconds: dict, report: Progress) -> Ex
     )
     skipped = {reason: list(paths) for reason, paths in plan.walked.skipped.items()}
     records = {}
-    for rel, (_key, record, reason) in results.items():
-        if record is None:
-            skipped.setdefault(reason or "unreadable", []).append(rel)
+    for rel, taken in results.items():
+        if taken.record is None:
+            skipped.setdefault(taken.reason or "unreadable", []).append(rel)
         else:
-            records[rel] = record
+            records[rel] = taken.record
     for paths in skipped.values():
         paths.sort()
-    keys = {rel: results[rel][0] for rel in records}
+    keys = {rel: results[rel].key for rel in records}
     cache_counts = {"hits": counts["hits"], "misses": counts["misses"], "corrupt": counts["corrupt"]}
     return Extracted(records, keys, new_files, skipped, pack, entries, cache_counts, read=True, unchanged=unchanged)
 
@@ -436,7 +448,11 @@ def _changed_blocks(blocks: dict[str, Block], ext_nodes: bytes, old_blocks: dict
         if old_graph[n_off : n_off + n_len] != block.nodes or old_graph[l_off : l_off + l_len] != block.links:
             changed.add(rel)
     old_ext = old_blocks.get(EXTERNALS)
-    if old_ext is None or old_graph[old_ext.node_span[0] : old_ext.node_span[0] + old_ext.node_span[1]] != ext_nodes:
+    if old_ext is None:
+        changed.add(EXTERNALS)
+        return changed
+    offset, length = old_ext.node_span
+    if old_graph[offset : offset + length] != ext_nodes:
         changed.add(EXTERNALS)
     return changed
 
@@ -624,8 +640,8 @@ def _batches(todo: list[tuple[str, str]], sizes: dict[str, int]) -> list[list[tu
     A batch holds one language: every worker compiles the query of each language it meets (TSX alone costs
     ~65 ms), so a language with a handful of files is better met by one worker only. Sizes are the walk's."""
     by_lang: dict[str, list[tuple[str, str]]] = {}
-    for item in sorted(todo, key=lambda item: (-sizes[item[0]], item[0])):
-        by_lang.setdefault(item[1], []).append(item)
+    for rel, lang in sorted(todo, key=lambda item: (-sizes[item[0]], item[0])):
+        by_lang.setdefault(lang, []).append((rel, lang))
     batches = [files[i : i + BATCH_FILES] for files in by_lang.values() for i in range(0, len(files), BATCH_FILES)]
     batches.sort(key=lambda batch: -sum(sizes[rel] for rel, _lang in batch))
     return batches

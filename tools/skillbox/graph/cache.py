@@ -143,20 +143,6 @@ class RecordCache:
                 self._pack = {}
         return self._pack
 
-    def load(self, key: str):
-        """(found, value): a verified entry, or (False, None) / (False, "corrupt"); corrupt entries are dropped."""
-        blob = self.pack().get(key)
-        if blob is None:
-            return False, None
-        try:
-            return True, unseal(blob)
-        except Exception:
-            del self._pack[key]
-            return False, "corrupt"
-
-    def sealed(self, key: str) -> bytes | None:
-        return self.pack().get(key)
-
     def save_pack(self, entries: dict[str, bytes]) -> None:
         """Replace the pack with exactly `entries`: files no longer in the tree leave the cache with it."""
         self.prepare()

@@ -533,10 +533,3 @@ def render_report_data(data: ReportData, title: str = "Code graph report") -> st
         out.append(f"- {question} → `{command}`")
     out.append("")
     return "\n".join(out)
-
-
-def community_sizes(partition: Partition) -> dict[int, int]:
-    sizes: dict[int, int] = defaultdict(int)
-    for c in partition.communities:
-        sizes[c.id] = c.size
-    return sizes

@@ -13,7 +13,7 @@ import sys
 import threading
 from pathlib import Path
 
-from skillbox.errors import SkillboxError
+from skillbox.errors import SkillboxError, error_line
 from skillbox.graph.index import GraphIndex
 
 INSTRUCTIONS = (
@@ -55,7 +55,7 @@ def _safe(fn) -> str:
     try:
         return fn()
     except SkillboxError as err:
-        return f"Error: {err.one_line()}"
+        return error_line(err)
 
 
 def build_server(graph: str | Path | None = None):

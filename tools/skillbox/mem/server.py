@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from skillbox.errors import SkillboxError
+from skillbox.errors import SkillboxError, error_line
 
 INSTRUCTIONS = (
     "Persistent memory of past Claude Code sessions in this machine's projects. Workflow: call `search` for a "
@@ -75,7 +75,7 @@ def _safe(fn, *args) -> str:
     try:
         return fn(*args)
     except SkillboxError as err:
-        return f"Error: {err.one_line()}"
+        return error_line(err)
 
 
 def build_server():

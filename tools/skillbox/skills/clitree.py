@@ -1,21 +1,47 @@
-"""Check a `skillbox ...` command line against the real click tree, without running anything.
+"""Check a `skillbox ...` command line against the real command tree, without running anything.
 
 Skills and slash commands tell the agent which commands to run; a renamed flag silently breaks them. Walking the
-click tree (loading lazy groups as needed) resolves each word of the line to a group, command, option or value,
-so a typo is found at validation time rather than by the agent at run time. Positional arguments are not
-counted: prose examples often elide or template them.
+command tree resolves each word of the line to a group, command, option or value, so a typo is found at
+validation time rather than by the agent at run time. Positional arguments are not counted: prose examples often
+elide or template them.
+
+This module knows no CLI framework: the tree comes in as a `CommandTree` (the CLI passes its click tree wrapped
+by `skillbox.cli.tree`, which loads lazy groups as the walk reaches them).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-
-import click
+from typing import NamedTuple, Protocol
 
 from skillbox.skills.rules import Finding
 
 _PLACEHOLDER = re.compile(r"^(<.*>?|\$.*|.*\.\.\.|[A-Z][A-Z0-9_-]*|\{.*\}?)$")
+
+
+class OptionSpec(NamedTuple):
+    """What the check needs of one option: its first name (for messages), whether it takes a value, choices."""
+
+    name: str
+    takes_value: bool
+    choices: tuple[str, ...] | None = None
+
+
+class CommandTree(Protocol):
+    """One command or group of a CLI, as the check walks it."""
+
+    is_group: bool
+    default_command: str | None  # a group's command for arguments that name no command (`skillbox lint PATH`)
+    help_names: tuple[str, ...]
+
+    def options(self) -> dict[str, OptionSpec]:
+        """Every spelling of every option (`--json`, `-j`, `--no-color`) -> its spec."""
+        ...
+
+    def subcommand(self, name: str) -> CommandTree | None: ...
+
+    def subcommand_names(self) -> list[str]: ...
 
 
 def is_placeholder(token: str) -> bool:
@@ -23,41 +49,19 @@ def is_placeholder(token: str) -> bool:
     return bool(_PLACEHOLDER.match(token))
 
 
-def root_command() -> click.Group:
-    from skillbox.cli.root import cli
-
-    return cli
-
-
-def _option_names(command: click.Command, ctx: click.Context) -> dict[str, click.Parameter]:
-    names: dict[str, click.Parameter] = {}
-    for param in command.get_params(ctx):
-        if isinstance(param, click.Option):
-            for name in (*param.opts, *param.secondary_opts):
-                names[name] = param
-    return names
-
-
-def _takes_value(param: click.Parameter) -> bool:
-    return isinstance(param, click.Option) and not param.is_flag and not param.count
-
-
-def _check_choice(param: click.Parameter, value: str, where: str) -> list[Finding]:
-    if not isinstance(param.type, click.Choice) or is_placeholder(value):
+def _check_choice(spec: OptionSpec, value: str, where: str) -> list[Finding]:
+    if spec.choices is None or is_placeholder(value):
         return []
-    bad = [part for part in value.split("|") if part and part not in param.type.choices]
+    bad = [part for part in value.split("|") if part and part not in spec.choices]
     if not bad:
         return []
-    allowed = ", ".join(map(str, param.type.choices))
-    return [("command_bad_choice", f"`{where} {param.opts[0]}` does not accept '{bad[0]}' (choices: {allowed})")]
+    allowed = ", ".join(spec.choices)
+    return [("command_bad_choice", f"`{where} {spec.name}` does not accept '{bad[0]}' (choices: {allowed})")]
 
 
-def check_command_line(
-    argv: Sequence[str], root: click.Group | None = None, program: str = "skillbox"
-) -> list[Finding]:
+def check_command_line(argv: Sequence[str], root: CommandTree, program: str = "skillbox") -> list[Finding]:
     """Findings for one command line (`argv` without the program name); empty when it resolves."""
-    command: click.Command = root if root is not None else root_command()
-    ctx = click.Context(command, info_name=program, **command.context_settings)
+    command = root
     path = [program]
     tokens = list(argv)
     index = 0
@@ -69,13 +73,12 @@ def check_command_line(
             break
         if token.startswith("-") and len(token) > 1 and not re.fullmatch(r"-\d+(\.\d+)?", token):
             name, has_inline_value, inline_value = token.partition("=")
-            if name in ctx.help_option_names:
+            if name in command.help_names:
                 break
-            params = _option_names(command, ctx)
-            param = params.get(name)
-            if param is None:
+            spec = command.options().get(name)
+            if spec is None:
                 return [("command_unknown_option", f"`{where}` has no option {name}")]
-            if _takes_value(param):
+            if spec.takes_value:
                 if has_inline_value:
                     value = inline_value
                 elif index < len(tokens):
@@ -83,22 +86,21 @@ def check_command_line(
                     index += 1
                 else:
                     continue
-                found = _check_choice(param, value, where)
+                found = _check_choice(spec, value, where)
                 if found:
                     return found
             continue
-        if isinstance(command, click.Group):
+        if command.is_group:
             if is_placeholder(token):
                 break
-            sub = command.get_command(ctx, token)
-            default = getattr(command, "default_command", None)
+            sub = command.subcommand(token)
+            default = command.default_command
             if sub is None and default is not None:
                 # a group that routes non-command arguments to a default command (`skillbox lint PATH ...`)
-                sub, token, index = command.get_command(ctx, default), default, index - 1
+                sub, token, index = command.subcommand(default), default, index - 1
             if sub is None:
-                known = ", ".join(command.list_commands(ctx)) or "none yet"
+                known = ", ".join(command.subcommand_names()) or "none yet"
                 return [("command_unknown", f"`{where}` has no command '{token}' (commands: {known})")]
             command = sub
-            ctx = click.Context(sub, info_name=token, parent=ctx)
             path.append(token)
     return []

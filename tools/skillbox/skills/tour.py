@@ -33,12 +33,14 @@ def _break(skill: Path) -> None:
     (skill / "references" / "rules.md").unlink()
 
 
-def run(workdir: Path) -> TourReport:
+def run(workdir: Path, check_command=None) -> TourReport:
+    """`check_command`: the CLI's command checker (see `validate_path`); the broken copy's bad option is found
+    only with it."""
     good = _copy_sample(workdir / "good" / SAMPLE)
     broken = _copy_sample(workdir / "broken" / SAMPLE)
     _break(broken)
-    good_report = validate_path(good)
-    broken_report = validate_path(broken)
+    good_report = validate_path(good, check_command)
+    broken_report = validate_path(broken, check_command)
     report_file = workdir / "broken-report.json"
     report_file.write_text(json.dumps(broken_report.as_dict(), indent=2, ensure_ascii=False) + "\n")
 

@@ -18,13 +18,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from skillbox.errors import InvalidInputError, NotFoundError
-from skillbox.skills import clitree, mdscan, rules
+from skillbox.skills import mdscan, rules
 from skillbox.skills.frontmatter import BOM, Document, FrontmatterError, parse_document
 from skillbox.skills.manifests import check_marketplace_manifest, check_plugin_manifest
 from skillbox.skills.problems import Problem
 
 SKILL_FILENAMES = ("SKILL.md", "skill.md")
 
+# argv -> findings against a CLI's command tree (`clitree.check_command_line` bound to a tree; the CLI makes one
+# with `skillbox.cli.tree.command_checker`). Without one, `skillbox ...` lines are not checked.
 CommandChecker = Callable[[tuple[str, ...]], list[rules.Finding]]
 
 # More checks over the markdown body of every skill and command: name -> "module:function", imported on use.
@@ -63,7 +65,7 @@ class ValidationContext:
 
     base: Path
     plugin_root: Path | None
-    check_command: CommandChecker = clitree.check_command_line
+    check_command: CommandChecker | None = None
 
     def shown(self, path: Path) -> str:
         try:
@@ -127,6 +129,8 @@ def _path_problems(doc_path: Path, body: str, first_line: int, home: Path, ctx: 
 
 def _command_problems(doc_path: Path, body: str, first_line: int, ctx: ValidationContext) -> list[Problem]:
     problems = []
+    if ctx.check_command is None:
+        return problems
     shown = ctx.shown(doc_path)
     for mention in mdscan.find_command_mentions(body, first_line):
         for code, message in ctx.check_command(mention.argv):
@@ -249,9 +253,11 @@ def check_plugin(root: Path, ctx: ValidationContext) -> ValidationReport:
 def validate_path(path: Path | None = None, check_command: CommandChecker | None = None) -> ValidationReport:
     """Validate what `path` names: a plugin root, a skill folder or its SKILL.md, or a command `.md` file.
 
-    Without a path, the plugin root around the working folder (see `default_plugin_root`).
+    Without a path, the plugin root around the working folder (see `default_plugin_root`). `check_command`
+    checks every `skillbox ...` line against a command tree (the CLI passes its own); without it they are not
+    checked.
     """
-    checker = check_command or clitree.check_command_line
+    checker = check_command
     # Absolute from here on, so relative targets compare correctly with the (resolved) plugin root.
     target = default_plugin_root() if path is None else Path(path).resolve()
     if not target.exists():
