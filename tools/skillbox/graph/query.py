@@ -98,7 +98,7 @@ def query(index: GraphIndex, question: str, budget: int = DEFAULT_BUDGET) -> dic
         for term in terms[:3]:
             suggestions.extend(close_names(index, term.word, limit=2))
         if not suggestions:
-            suggestions = [g["name"] for g in god_nodes(index, 5)] or [node_label(n) for n in index.top_by_degree(5)]
+            suggestions = [node_label(n) for n in index.top_by_degree(5)]  # cheap: an indexed column
         raise NoMatchError(question, suggestions, what="graph node")
     ranking.weigh_terms(index, terms)
     scorer = ranking.Scorer(index, terms)
