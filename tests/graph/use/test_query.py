@@ -39,6 +39,9 @@ def test_query_json_reports_tokens_within_budget(project):
     )
     assert answer["omitted"] > 0
     assert answer["files"] and all(any(f in line for line in answer["lines"]) for f in answer["files"])
+    edge_lines = [line for line in answer["lines"] if "→" in line]
+    assert len(answer["edges"]) == len(edge_lines)  # every printed edge, with its confidence
+    assert all(e["confidence"] in {"EXTRACTED", "INFERRED", "AMBIGUOUS"} for e in answer["edges"])
 
 
 def test_query_budget_is_respected_exactly_on_a_large_graph(big_graph):

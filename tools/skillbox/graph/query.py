@@ -67,6 +67,15 @@ def _edge_line(index: GraphIndex, edge: Edge) -> str:
     return f"{where} {src.kind} {node_label(src)} —{edge.relation}→ {node_label(dst)} {confidence_tag(edge)}"
 
 
+def edge_dict(edge: Edge) -> dict:
+    """An answer's edge for `--json`: its ends, relation, confidence (with the reason, when recorded), file:line."""
+    out = {"source": edge.source, "target": edge.target, "relation": edge.relation, "confidence": edge.confidence}
+    if edge.reason:
+        out["reason"] = edge.reason
+    out["file"], out["line"] = edge.file, edge.line
+    return out
+
+
 def confidence_tag(edge) -> str:
     """`[EXTRACTED]`, `[AMBIGUOUS]`, or `[INFERRED]` with the resolver's reason when the graph records one:
     every edge an answer prints says how far to trust it."""
@@ -142,15 +151,16 @@ def query(index: GraphIndex, question: str, budget: int = DEFAULT_BUDGET) -> dic
     ranked_edges = _diversified(best_edges.values(), relevance)
     candidate_count = len(seeds) + len(ranked_edges)
     candidates = itertools.chain(
-        ((_node_line(n) + _doc_suffix(n), (n.id,)) for _s, n in seeds),
-        ((_edge_line(index, e), (e.source, e.target)) for _s, e in ranked_edges),
+        ((_node_line(n) + _doc_suffix(n), (n.id,), None) for _s, n in seeds),
+        ((_edge_line(index, e), (e.source, e.target), e) for _s, e in ranked_edges),
     )
 
     total = count_tokens(header)
     kept: list[str] = []
+    kept_edges: list[dict] = []
     shown_nodes: set[str] = set()
     misses = 0
-    for line, node_ids in candidates:
+    for line, node_ids, edge in candidates:
         if budget - total < MIN_LINE_TOKENS or misses >= MAX_MISSES:
             break  # no answer line is shorter than this, or the rest of the budget is a sliver
         cost = count_tokens("\n" + line)
@@ -159,6 +169,8 @@ def query(index: GraphIndex, question: str, budget: int = DEFAULT_BUDGET) -> dic
             continue  # a shorter later line may still fit
         misses = 0
         kept.append(line)
+        if edge is not None:
+            kept_edges.append(edge_dict(edge))
         total += cost
         shown_nodes.update(node_ids)
     used_nodes = sorted(shown_nodes)
@@ -170,6 +182,7 @@ def query(index: GraphIndex, question: str, budget: int = DEFAULT_BUDGET) -> dic
         "tokens": count_tokens(text),
         "seeds": [n.id for _s, n in seeds],
         "lines": kept,
+        "edges": kept_edges,
         "omitted": candidate_count - len(kept),
         "nodes": used_nodes,
         "files": sorted({index.node(n).file for n in used_nodes if index.node(n).file}),
