@@ -18,32 +18,50 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from typing import NamedTuple
 
 
-class Argument(NamedTuple):
-    dest: str
-    many: bool = False  # click nargs=-1: every positional, as a tuple
-    default: str | None = None
-    path: bool = False  # click.Path (any kind, need not exist)
+# Plain classes, not NamedTuple or dataclass: importing `typing` alone would cost the twins ~3 ms.
+class Argument:
+    """A positional argument: `many` collects every positional as a tuple (click nargs=-1); `path` is a
+    click.Path of any kind that need not exist."""
+
+    __slots__ = ("default", "dest", "many", "path")
+
+    def __init__(self, dest: str, *, many: bool = False, default: str | None = None, path: bool = False):
+        self.dest, self.many, self.default, self.path = dest, many, default, path
 
 
-class Option(NamedTuple):
-    flag: str  # the option's one spelling, e.g. "--limit"
-    dest: str
-    help: str
-    kind: str = "text"  # "text" | "int" | "flag" | "folder" (click.Path(file_okay=False): not an existing file)
-    multiple: bool = False
-    default: object = None
-    show_default: bool = False
-    metavar: str | None = None
-    min: int | None = None  # bounds of an "int" (both given for every int of a hot command)
-    max: int | None = None
+class Option:
+    """An option with one spelling (`flag`, e.g. "--limit"). `kind`: "text", "int" (bounded by `min`/`max`),
+    "flag", or "folder" (click.Path(file_okay=False): must not be an existing file)."""
+
+    __slots__ = ("default", "dest", "flag", "help", "kind", "max", "metavar", "min", "multiple", "show_default")
+
+    def __init__(
+        self,
+        flag: str,
+        dest: str,
+        help: str,
+        *,
+        kind: str = "text",
+        multiple: bool = False,
+        default: object = None,
+        show_default: bool = False,
+        metavar: str | None = None,
+        min: int | None = None,
+        max: int | None = None,
+    ):
+        self.flag, self.dest, self.help, self.kind, self.multiple = flag, dest, help, kind, multiple
+        self.default, self.show_default, self.metavar, self.min, self.max = default, show_default, metavar, min, max
 
 
-class OptionTable(NamedTuple):
-    arguments: tuple[Argument, ...]
-    options: tuple[Option, ...]
+class OptionTable:
+    """A hot command's arguments and options, in the order click shows them."""
+
+    __slots__ = ("arguments", "options")
+
+    def __init__(self, arguments: tuple[Argument, ...], options: tuple[Option, ...]):
+        self.arguments, self.options = arguments, options
 
     def defaults(self) -> dict:
         """The parameters click passes when nothing is given."""
