@@ -76,12 +76,11 @@ def edge_dict(edge: Edge) -> dict:
     return out
 
 
-def confidence_tag(edge) -> str:
+def confidence_tag(edge: Edge) -> str:
     """`[EXTRACTED]`, `[AMBIGUOUS]`, or `[INFERRED]` with the resolver's reason when the graph records one:
     every edge an answer prints says how far to trust it."""
-    reason = getattr(edge, "reason", None)
-    if reason and edge.confidence == "INFERRED":
-        return f"[INFERRED: {' '.join(str(reason).split())[:60]}]"
+    if edge.reason and edge.confidence == "INFERRED":
+        return f"[INFERRED: {' '.join(str(edge.reason).split())[:60]}]"
     return f"[{edge.confidence}]"
 
 
@@ -342,7 +341,7 @@ def path(index: GraphIndex, source: str, target: str, max_settled: int = 200_000
                 "relation": edge.relation,
                 "direction": "forward" if forward else "backward",
                 "confidence": edge.confidence,
-                **({"reason": edge.reason} if getattr(edge, "reason", None) else {}),
+                **({"reason": edge.reason} if edge.reason else {}),
                 "file": edge.file,
                 "line": edge.line,
             }
