@@ -244,7 +244,10 @@ def make_plan(root, out_dir, force: bool, max_bytes: int, seconds: dict, report:
     index = None if force else cache.load_index()
     if index is not None and index.get("options") != options:
         index = None
-    previous = {rel: IndexEntry(*entry) for rel, entry in index["files"].items()} if index else {}
+    try:
+        previous = {rel: IndexEntry(*entry) for rel, entry in index["files"].items()} if index else {}
+    except (TypeError, KeyError, AttributeError):
+        index, previous = None, {}  # a stat index of another shape: trust nothing, rebuild
     written_ns = index.get("written_ns", 0) if index else 0
     trusted = {}
     for rel, lang, size, mtime_ns in walked.files:
@@ -262,6 +265,16 @@ def make_plan(root, out_dir, force: bool, max_bytes: int, seconds: dict, report:
     return Plan(root, out, graph_path, cache, options, force, walked, index, previous, trusted, intact)
 
 
+def _graph_intact(index: dict, graph_path: Path) -> bool:
+    """graph.json is still the file the indexed build wrote (not deleted, not edited by hand)."""
+    try:
+        st = graph_path.stat()
+    except OSError:
+        return False
+    return index.get("graph") == (st.st_size, st.st_mtime_ns)
+
+
+# -- extract -------------------------------------------------------------------------------------------------------
 class _Taken(NamedTuple):
     """What extraction got for one file: its content key (None: unreadable), its record (None: skipped, with
     the reason)."""
@@ -274,16 +287,6 @@ class _Taken(NamedTuple):
 UNREADABLE = _Taken(None, None, "unreadable")
 
 
-def _graph_intact(index: dict, graph_path: Path) -> bool:
-    """graph.json is still the file the indexed build wrote (not deleted, not edited by hand)."""
-    try:
-        st = graph_path.stat()
-    except OSError:
-        return False
-    return index.get("graph") == (st.st_size, st.st_mtime_ns)
-
-
-# -- extract -------------------------------------------------------------------------------------------------------
 def extract(plan: Plan, jobs: int | None, seconds: dict, report: Progress) -> Extracted:
     """Every file's record: trusted files from the pack, the others read (a content key already in the pack is
     not extracted again) and extracted, in a process pool when there are many."""

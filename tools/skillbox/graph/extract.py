@@ -177,6 +177,27 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
                 if match and match.group(2).strip():
                     raw_notes.append((start, f"{match.group(1)}: {_squash(match.group(2))}"))
 
+    defs, refs, imports, file_notes = _assemble(data, raw_defs, raw_refs, raw_imports, raw_notes, comments)
+    return (
+        spec.name,
+        tuple(defs),
+        tuple(refs),
+        tuple(imports),
+        _module_doc(data, root, spec),
+        file_notes,
+        errors,
+        0,
+        (),
+        (),
+        (),
+        "",
+    )
+
+
+def _assemble(data: bytes, raw_defs: list, raw_refs: list, raw_imports: list, raw_notes: list, comments: dict):
+    """The query's raw matches as the record's parts: definitions with parents, qualified names and docs;
+    references, imports and notes each in the innermost definition around them. (defs, refs, imports, the
+    file's own notes)."""
     raw_defs.sort(key=lambda d: (d[0], -d[1]))
 
     # One sweep: parents of definitions.
@@ -232,20 +253,7 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
             doc = comment_doc(data, comments, line)
         defs.append((kind, qualname, name, line, end_line, parent, doc, tuple(notes_by_def.get(index, ()))))
 
-    return (
-        spec.name,
-        tuple(defs),
-        tuple(refs),
-        tuple(imports),
-        _module_doc(data, root, spec),
-        tuple(notes_by_def.get(-1, ())),
-        errors,
-        0,
-        (),
-        (),
-        (),
-        "",
-    )
+    return defs, refs, imports, tuple(notes_by_def.get(-1, ()))
 
 
 class _ScopeSweep:
