@@ -258,4 +258,4 @@ def test_new_external_modules_are_the_file_nobody_owns(project, tmp_path):
     for index_file in (told, forgot):
         assert answers(index_file, project, graph) == answers(fresh, project, graph)
     explained = answers(told, project, graph)[("explain", "external:python:requests")]
-    assert "imported_by (1): helpers.py (src/app/helpers.py:1)" in explained["text"]
+    assert "imported_by (1): [EXTRACTED] helpers.py (src/app/helpers.py:1)" in explained["text"]

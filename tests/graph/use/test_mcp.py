@@ -61,8 +61,10 @@ def test_mcp_tools_answer_and_reload_when_graph_changes(project):
     assert out["names"] >= {"query", "path", "explain", "affected", "god_nodes", "community", "stats"}
     assert out["explain"].startswith("function redirect — src/app/helpers.py:2")
     assert out["query"]["tokens"] <= 200 and out["query"]["lines"]
-    assert "—calls→ route" in out["path"]
+    assert "—calls→ route" in out["path"] and "[EXTRACTED]" in out["path"]
     assert "src/app/helpers.py" in out["affected"]["files"]
+    assert {p["confidence"] for peers in out["affected"]["files"].values() for p in peers} <= {"EXTRACTED", "INFERRED"}
+    assert "[EXTRACTED]" in out["explain"]
     assert out["ambiguous"].startswith("Error: 'url_for' matches 2 nodes")
     assert out["gods"][0]["name"] == "route"
     assert out["stats"]["nodes"] == 16

@@ -25,7 +25,9 @@ def test_query_finds_named_symbols_and_their_edges(project):
     lines = result.stdout.splitlines()
     assert lines[0].startswith("# graph answer for:")
     assert any("function route" in line for line in lines[1:3])
-    assert "src/app/routing.py:2 function route —calls→ url_for" in lines
+    assert "src/app/routing.py:2 function route —calls→ url_for [EXTRACTED]" in lines
+    edge_lines = [line for line in lines[1:] if "→" in line]
+    assert edge_lines and all(line.endswith(("[EXTRACTED]", "[INFERRED]", "[AMBIGUOUS]")) for line in edge_lines)
 
 
 def test_query_json_reports_tokens_within_budget(project):
@@ -37,6 +39,9 @@ def test_query_json_reports_tokens_within_budget(project):
     )
     assert answer["omitted"] > 0
     assert answer["files"] and all(any(f in line for line in answer["lines"]) for f in answer["files"])
+    edge_lines = [line for line in answer["lines"] if "→" in line]
+    assert len(answer["edges"]) == len(edge_lines)  # every printed edge, with its confidence
+    assert all(e["confidence"] in {"EXTRACTED", "INFERRED", "AMBIGUOUS"} for e in answer["edges"])
 
 
 def test_query_budget_is_respected_exactly_on_a_large_graph(big_graph):
@@ -83,7 +88,7 @@ def test_explain_shows_doc_callers_callees_and_location(project):
     text = result.stdout
     assert text.startswith("function url_for — src/app/routing.py:3")
     assert "doc: Build a URL for an endpoint." in text
-    assert "called_by (2): redirect (src/app/helpers.py:3), route (src/app/routing.py:2)" in text
+    assert "called_by (2): [EXTRACTED] redirect (src/app/helpers.py:3), route (src/app/routing.py:2)" in text
 
 
 def test_explain_json_names_the_community_once_clustered(project):

@@ -80,7 +80,11 @@ def _canvas_is_drawn(page) -> bool:
 
 
 def test_viewer_offline_draw_search_click_and_escaping(browser, tmp_path):
-    html = _built(tmp_path, small_graph())
+    data = small_graph()
+    for link in data["links"]:
+        if link["confidence"] == "INFERRED" and link["target"].endswith("::redirect"):
+            link["reason"] = "the only redirect in scope"
+    html = _built(tmp_path, data)
     page, events = _open(browser, html)
     assert events["failed"] == []
     assert all(url.startswith("file://") for url in events["requests"])
@@ -96,6 +100,9 @@ def test_viewer_offline_draw_search_click_and_escaping(browser, tmp_path):
     assert "src/app/helpers.py:2" in details
     assert "id src/app/helpers.py::redirect" in details  # rebuilt from the file-relative id in the payload
     assert "url_for" in details  # its callee is listed
+    items = page.eval_on_selector_all("#details li", "els => els.map(e => e.textContent)")
+    callee = next(t for t in items if t.startswith("[EXTRACTED] url_for"))
+    assert callee and any(t.startswith("[INFERRED: the only redirect in scope] ") for t in items)  # and its reason
     link = page.get_attribute("#details a[href^='file://']", "href")
     assert link.endswith("/src/app/helpers.py#L2")
 

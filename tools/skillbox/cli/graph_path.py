@@ -13,7 +13,8 @@ from skillbox.cli.graph_options import emit, graph_option, json_option, open_ind
 @graph_option
 @json_option
 def path_command(source: str, target: str, graph_file: str | None, as_json: bool) -> None:
-    """Shortest meaningful path from SOURCE to TARGET (calls/imports/inherits preferred over contains).
+    """Shortest meaningful path from SOURCE to TARGET (calls/imports/inherits preferred over contains, forward
+    hops over reversed ones, which are marked), each hop with its confidence.
 
     Exits 1 when the two nodes are not connected.
     """

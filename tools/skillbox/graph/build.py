@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from skillbox.errors import NotFoundError
+from skillbox.errors import InvalidInputError, NotFoundError
 from skillbox.graph.cache import RACY_NS, RecordCache, language_epoch, unseal
 from skillbox.graph.records import FileRecord, from_plain
 from skillbox.graph.walk import DEFAULT_MAX_BYTES, WalkResult, walk_tree
@@ -168,7 +168,25 @@ def resolve_paths(root: Path | str, out_dir: Path | str | None) -> tuple[Path, P
         raise NotFoundError(f"not a directory: {root}", hint="point `graph build` at a project folder")
     root = root.resolve()
     out = Path(out_dir).resolve() if out_dir else root / OUT_NAME
+    _check_writable(out)
     return root, out
+
+
+def _check_writable(out: Path) -> None:
+    """A missing, non-folder or read-only output location is the user's to fix: one line, not a traceback.
+    (`os.access` also sees a read-only file system when running as root.)"""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise InvalidInputError(f"cannot write the graph to {out}: it is a file, not a folder") from None
+    except OSError as err:
+        raise InvalidInputError(
+            f"cannot write the graph to {out}: {err.strerror or err}", hint="pass --out a folder you can write"
+        ) from None
+    if not os.access(out, os.W_OK | os.X_OK):
+        raise InvalidInputError(
+            f"cannot write the graph to {out}: the folder is read-only", hint="pass --out a folder you can write"
+        )
 
 
 # -- the pipeline ------------------------------------------------------------------------------------------------

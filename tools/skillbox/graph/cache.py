@@ -58,7 +58,7 @@ def _extractor_source() -> bytes:
     """The code every language's records come from (read once, not once per language)."""
     here = Path(__file__).resolve().parent
     parts = []
-    for module in ("extract.py", "records.py", "docs.py", "ts.py"):
+    for module in ("extract.py", "records.py", "docs.py", "ts.py", "source_text.py"):
         with contextlib.suppress(OSError):
             parts.append((here / module).read_bytes())
     return b"".join(parts)

@@ -34,6 +34,7 @@ class Edge(NamedTuple):
     file: str | None
     line: int | None
     score: float | None = None
+    reason: str | None = None  # why the resolver guessed (INFERRED) or could not choose (AMBIGUOUS), when it says
 
 
 @dataclass
@@ -144,9 +145,10 @@ def from_blocks(blocks, meta: dict, path: Path | None = None) -> CodeGraph:
         for node in block_nodes:
             nodes[node["id"]] = node
         if block_edges and isinstance(block_edges[0], tuple):
+            # (source, target, relation, line, confidence, context, file, score[, reason])
             edges.extend(
-                Edge(s, t, relation, confidence, file or None, line or None, score)
-                for s, t, relation, line, confidence, _context, file, score in block_edges
+                Edge(e[0], e[1], e[2], e[4], e[6] or None, e[3] or None, e[7], e[8] if len(e) > 8 else None)
+                for e in block_edges
             )
         else:
             edges.extend(_edge(raw) for raw in block_edges)
@@ -166,6 +168,7 @@ def _edge(raw: dict) -> Edge:
         raw.get("file"),
         line,
         raw.get("score", raw.get("confidence_score")),
+        raw.get("reason"),
     )
 
 

@@ -26,7 +26,7 @@ import orjson
 from skillbox.errors import NotFoundError
 from skillbox.graph.code_graph import CodeGraph, Edge, is_test_path, note_text, resolve_graph_path
 
-INDEX_VERSION = 6
+INDEX_VERSION = 7
 # Kinds that are not code symbols: left out of "god nodes" (the most connected symbols).
 NON_SYMBOL_KINDS = ("file", "module", "external", "heading", "concept")
 CORE_FIELDS = ("id", "kind", "name", "file", "line")
@@ -37,11 +37,6 @@ _WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 def split_words(text: str) -> tuple[str, ...]:
     """Identifier and path text as lower-case words: `getHTTPResponse_v2` -> get, http, response, v, 2."""
     return tuple(w.lower() for w in _WORDS.findall(text))
-
-
-def node_terms(node: dict) -> tuple[str, str, str]:
-    """FTS columns for a node: name words (+ the whole name), path words, docstring/notes."""
-    return search_terms(str(node.get("name") or node.get("id") or ""), node.get("file"), node)
 
 
 def search_terms(name: str, file: str | None, extra: dict) -> tuple[str, str, str]:
@@ -69,6 +64,7 @@ class Adjacent(NamedTuple):
     line: int | None
     score: float | None
     peer: NodeRow
+    reason: str | None = None  # the resolver's reason for a guess, when graph.json records one
 
 
 @dataclass(eq=False)
@@ -119,16 +115,6 @@ class NodeRow:
     @functools.cached_property
     def in_tests(self) -> bool:
         return is_test_path(self.file)
-
-    @functools.cached_property
-    def search_words(self) -> tuple[str, frozenset[str], str, frozenset[str], str]:
-        """(lower-case name, name words, the name words each after a space — so `" " + prefix in it` tells whether
-        a word starts with prefix —, path words, lower-case docstring/notes) for re-ranking search hits."""
-        lname = self.name.lower()
-        words = frozenset(split_words(self.name)) | {lname}
-        doc = " ".join(note_text(self.extra.get(k)) for k in ("docstring", "doc", "notes")).lower()
-        spaced = "".join(" " + w for w in sorted(words))
-        return lname, words, spaced, frozenset(split_words(self.file or "")), doc
 
 
 def index_path_for(graph_path: Path) -> Path:
@@ -288,29 +274,63 @@ class GraphIndex:
         ).fetchall()
         return [self._row(r) for r in rows]
 
-    def search(self, words: list[str], limit: int = 60) -> list[tuple[NodeRow, float]]:
-        """Nodes whose text matches any word (prefix match), best first by BM25 (name weighted over path, doc),
-        equal scores by id. Ranks the FTS rows alone and joins only the best; equal scores straddling the
-        cut (rare) take the slower query that orders them by id, so the hits never depend on row ids."""
-        if not words:
-            return []
-        match = " OR ".join(f'"{w}"*' for w in words)
+    def symbol_rids(self, exclude_kinds: tuple[str, ...] = NON_SYMBOL_KINDS) -> list[int]:
+        """Row ids of the code symbols (files, modules, externals, headings left out)."""
+        marks = ",".join("?" * len(exclude_kinds))
+        return [r[0] for r in self.db.execute(f"SELECT rid FROM nodes WHERE kind NOT IN ({marks})", exclude_kinds)]
+
+    def dependency_degrees(self, structure: frozenset[str], include_ambiguous: bool = False) -> dict[int, int]:
+        """rid -> edges at the node other than `structure` relations, counting only edges whose source lies
+        outside test files, AMBIGUOUS ones only when asked (the report's definition of a god node's degree)."""
+        marks = ",".join("?" * len(structure))
+        where = f"e.relation NOT IN ({marks})" + ("" if include_ambiguous else " AND e.confidence != 'AMBIGUOUS'")
+        degree: dict[int, int] = {}
+        test_file: dict[str | None, bool] = {}
+        rows = self.db.execute(
+            f"SELECT e.source, e.target, s.file FROM edges e JOIN nodes s ON s.rid = e.source WHERE {where}",
+            tuple(sorted(structure)),
+        )
+        for source, target, file in rows:
+            in_tests = test_file.get(file)
+            if in_tests is None:
+                in_tests = test_file[file] = is_test_path(file)
+            if in_tests:
+                continue
+            degree[source] = degree.get(source, 0) + 1
+            degree[target] = degree.get(target, 0) + 1
+        return degree
+
+    def fts_hits(self, match: str, limit: int) -> list[NodeRow]:
+        """Nodes whose text (name words, path words, docstring) matches the FTS5 expression `match`, the best
+        `limit` by bm25 (name weighted over path, doc), equal scores by node id so the hits never depend on row
+        ids. Ranks the FTS rows alone, with some to spare for a tie at the cut; only a tie longer than the spare
+        (rare) takes the slower query that joins the nodes to order by id."""
+        spare = limit + max(20, limit // 2)
         ranked = self.db.execute(
             "SELECT rowid, bm25(node_text, 10.0, 2.0, 1.0) AS score FROM node_text WHERE node_text MATCH ? "
             "ORDER BY score LIMIT ?",
-            (match, limit + 1),
+            (match, spare),
         ).fetchall()
-        if len(ranked) > limit and ranked[limit][1] == ranked[limit - 1][1]:
-            rows = self.db.execute(
-                "SELECT n.rid, bm25(node_text, 10.0, 2.0, 1.0) AS score FROM node_text "
-                "JOIN nodes n ON n.rid = node_text.rowid WHERE node_text MATCH ? ORDER BY score, n.id LIMIT ?",
-                (match, limit),
-            ).fetchall()
-            return [(self.node_by_rid(rid), -score) for rid, score in rows]
-        self._load_rows([rid for rid, _score in ranked[:limit]])
-        found = [(self.node_by_rid(rid), -score) for rid, score in ranked[:limit]]
-        found.sort(key=lambda hit: (-hit[1], hit[0].id))  # equal scores by id
-        return found
+        if len(ranked) > limit:
+            cut = ranked[limit - 1][1]
+            if len(ranked) == spare and ranked[-1][1] == cut:
+                ranked = self.db.execute(
+                    "SELECT n.rid, bm25(node_text, 10.0, 2.0, 1.0) AS score FROM node_text "
+                    "JOIN nodes n ON n.rid = node_text.rowid WHERE node_text MATCH ? ORDER BY score, n.id LIMIT ?",
+                    (match, limit),
+                ).fetchall()
+            else:
+                ranked = [r for r in ranked if r[1] <= cut]
+        self._load_rows([rid for rid, _score in ranked])
+        ranked.sort(key=lambda r: (r[1], self.node_by_rid(r[0]).id))
+        return [self.node_by_rid(rid) for rid, _score in ranked[:limit]]
+
+    def fts_count(self, match: str) -> int:
+        """How many nodes the FTS5 expression matches (a term's document frequency)."""
+        return self.db.execute("SELECT count(*) FROM node_text WHERE node_text MATCH ?", (match,)).fetchone()[0]
+
+    def node_count(self) -> int:
+        return self.db.execute("SELECT count(*) FROM nodes").fetchone()[0]
 
     def _load_rows(self, rids: list[int]) -> None:
         """Read the rows of `rids` not cached yet, in one query."""
@@ -319,10 +339,6 @@ class GraphIndex:
             marks = ",".join("?" * len(chunk))
             for row in self.db.execute(f"SELECT {self._NODE_COLS} FROM nodes WHERE rid IN ({marks})", chunk):
                 self._row(row)
-
-    def node_text(self, node: NodeRow) -> str:
-        """The words a node is found by (name, path, docstring), for re-scoring search hits."""
-        return " ".join(node_terms(node.as_dict()))
 
     # -- edges ---------------------------------------------------------------------------------------------------
     _PEER = "p.rid, p.id, p.kind, p.name, p.file, p.line, p.degree, p.extra"
@@ -340,12 +356,12 @@ class GraphIndex:
         ):
             rows = self.db.execute(
                 f"SELECT e.rowid, e.relation, e.confidence, NULLIF(COALESCE(e.file, {source_file}), ''), e.line, "
-                f"e.score, {self._PEER} FROM edges e JOIN nodes p ON p.rid = e.{theirs} WHERE e.{mine} = ?",
+                f"e.score, e.reason, {self._PEER} FROM edges e JOIN nodes p ON p.rid = e.{theirs} WHERE e.{mine} = ?",
                 (my_file, rid) if outgoing else (rid,),
             )
-            for rowid, relation, confidence, file, line, score, *peer in rows:
+            for rowid, relation, confidence, file, line, score, reason, *peer in rows:
                 result.append(
-                    Adjacent(rowid, peer[0], outgoing, relation, confidence, file, line, score, self._row(peer))
+                    Adjacent(rowid, peer[0], outgoing, relation, confidence, file, line, score, self._row(peer), reason)
                 )
         # in an order of ids, not row ids: an index updated in place answers exactly like a fresh one
         result.sort(key=_adjacent_order)
@@ -390,9 +406,9 @@ class GraphIndex:
         for adj in self.adjacent(self.rid(node_id)):
             other = adj.peer.id
             edge = (
-                Edge(node_id, other, adj.relation, adj.confidence, adj.file, adj.line, adj.score)
+                Edge(node_id, other, adj.relation, adj.confidence, adj.file, adj.line, adj.score, adj.reason)
                 if adj.outgoing
-                else Edge(other, node_id, adj.relation, adj.confidence, adj.file, adj.line, adj.score)
+                else Edge(other, node_id, adj.relation, adj.confidence, adj.file, adj.line, adj.score, adj.reason)
             )
             result.append((edge, other, adj.outgoing))
         return result
@@ -422,7 +438,8 @@ class GraphIndex:
 
     def edge(self, rowid: int) -> Edge:
         row = self.db.execute(
-            "SELECT s.id, t.id, e.relation, e.confidence, NULLIF(COALESCE(e.file, s.file), ''), e.line, e.score "
+            "SELECT s.id, t.id, e.relation, e.confidence, NULLIF(COALESCE(e.file, s.file), ''), e.line, e.score, "
+            "e.reason "
             "FROM edges e JOIN nodes s ON s.rid = e.source JOIN nodes t ON t.rid = e.target WHERE e.rowid = ?",
             (rowid,),
         ).fetchone()

@@ -32,7 +32,7 @@ CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE nodes(rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, kind TEXT, name TEXT, lname TEXT,
                    file TEXT, line INTEGER, degree INTEGER, extra TEXT, community INTEGER);
 CREATE TABLE edges(source INTEGER, target INTEGER, relation TEXT, confidence TEXT, file TEXT, line INTEGER,
-                   score REAL);  -- file: NULL when the edge is written in its source node's file ('' for none)
+                   score REAL, reason TEXT);  -- file: NULL when written in its source node's file ('' for none)
 CREATE VIRTUAL TABLE node_text USING fts5(name, path, doc, content='', tokenize='unicode61');
 CREATE TABLE communities(id INTEGER PRIMARY KEY, label TEXT, size INTEGER, cohesion REAL, members TEXT);
 """
@@ -119,11 +119,12 @@ def write_index(
                     None if e.file == file_of[e.source] else (e.file or ""),
                     e.line,
                     e.score,
+                    e.reason,
                 )
                 for e in edges
             ]
             follow[0] = all(row[4] is None for row in rows)
-            db.executemany("INSERT INTO edges VALUES (?,?,?,?,?,?,?)", rows)
+            db.executemany("INSERT INTO edges VALUES (?,?,?,?,?,?,?,?)", rows)
             # indexes after the bulk insert: one sort each instead of a b-tree update per row
             db.execute("CREATE INDEX edges_source ON edges(source)")
             db.execute("CREATE INDEX edges_target ON edges(target)")
@@ -461,9 +462,9 @@ class _Update:
             rows = self.db.execute(f"SELECT id, rid FROM nodes WHERE id IN ({','.join('?' * len(chunk))})", chunk)
             rid_of.update(rows)
         self.db.executemany(
-            "INSERT INTO edges VALUES (?,?,?,?,?,?,?)",
+            "INSERT INTO edges VALUES (?,?,?,?,?,?,?,?)",
             (
-                (rid_of[e.source], rid_of[e.target], e.relation, e.confidence, None, e.line, e.score)
+                (rid_of[e.source], rid_of[e.target], e.relation, e.confidence, None, e.line, e.score, e.reason)
                 for e in self.new_edges
             ),
         )

@@ -45,12 +45,15 @@ def write_use_outputs(
     html: bool = True,
     fresh: bool = False,
     changed: set[str] | None = None,
+    include_ambiguous: bool = False,
 ) -> UseOutputs:
     """Cluster (seeded from the previous partition unless `fresh`), then write the report, viewer and index.
 
     `changed`: the files whose nodes and edges differ from the graph the current query index describes (""
     stands for the external nodes); the index is then updated in place instead of rewritten. None: rewrite it."""
-    writer = UseOutputsWriter(graph, graph_path, title=title, html=html, fresh=fresh, changed=changed)
+    writer = UseOutputsWriter(
+        graph, graph_path, title=title, html=html, fresh=fresh, changed=changed, include_ambiguous=include_ambiguous
+    )
     writer.start_early()
     return writer.finish()
 
@@ -63,13 +66,24 @@ class UseOutputsWriter:
     very last step, so `start_early` can fork its writer before graph.json is even written: the child prepares
     and inserts everything else, then waits on a pipe until `finish` has written graph.json's communities."""
 
-    def __init__(self, graph: CodeGraph, graph_path: Path, *, title=None, html=True, fresh=False, changed=None):
+    def __init__(
+        self,
+        graph: CodeGraph,
+        graph_path: Path,
+        *,
+        title=None,
+        html=True,
+        fresh=False,
+        changed=None,
+        include_ambiguous=False,
+    ):
         self.graph = graph
         self.graph_path = graph_path
         self.out_dir = graph_path.parent
         self.title = title or f"{(graph.meta.get('name') or self.out_dir.resolve().parent.name)} code graph"
         self.html = html
         self.fresh = fresh
+        self.include_ambiguous = include_ambiguous  # the report's rankings count AMBIGUOUS edges too
         self.changed = changed
         self.child: int | None = None
         self.in_child: str | None = None
@@ -137,7 +151,9 @@ class UseOutputsWriter:
         child, in_child = self.child, self.in_child
 
         started = time.perf_counter()
-        report = atomic_write(out_dir / REPORT_NAME, render_report(graph, partition, self.title))
+        report = atomic_write(
+            out_dir / REPORT_NAME, render_report(graph, partition, self.title, self.include_ambiguous)
+        )
         seconds["report"] = time.perf_counter() - started
 
         for name, task in tasks.items():

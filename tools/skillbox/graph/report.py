@@ -68,9 +68,10 @@ class ReportData:
     (surprise candidates, imports) and a few hundred ranked nodes. No pass builds a tuple per edge: a burst of fresh
     containers would also make the cyclic collector walk the whole loaded graph."""
 
-    def __init__(self, graph: CodeGraph, partition: Partition):
+    def __init__(self, graph: CodeGraph, partition: Partition, include_ambiguous: bool = False):
         self.graph = graph
         self.partition = partition
+        self.include_ambiguous = include_ambiguous
         columns = graph_columns(graph)
         self._ids = ids = columns.ids
         self._index = columns.index
@@ -90,7 +91,9 @@ class ReportData:
         self._columns = columns
         # Dependency degree counts edges other than containment, leaves out AMBIGUOUS guesses (one call to
         # `x.append` is not 3 connections) and edges from test code (a test suite is not a dependant).
-        is_dependency = self._mask(lambda r, c: r not in STRUCTURE_RELATIONS and c != "AMBIGUOUS")
+        is_dependency = self._mask(
+            lambda r, c: r not in STRUCTURE_RELATIONS and (include_ambiguous or c != "AMBIGUOUS")
+        )
         dep_src = list(compress(self._src, is_dependency))
         dep_dst = list(compress(self._dst, is_dependency))
         self._in = _as_list(Counter(dep_dst), len(ids))
@@ -222,7 +225,8 @@ class ReportData:
         """(sort key, score, edge) for every edge scoring >= 2, best first; the first edge per (source, target,
         relation) in graph order stands for its duplicates."""
         # INFERRED edges qualify with a score >= 0.8, checked below on the few that get that far
-        wanted = self._mask(lambda r, c: r in SURPRISE_RELATIONS and c in ("EXTRACTED", "INFERRED"))
+        counted = ("EXTRACTED", "INFERRED", "AMBIGUOUS") if self.include_ambiguous else ("EXTRACTED", "INFERRED")
+        wanted = self._mask(lambda r, c: r in SURPRISE_RELATIONS and c in counted)
         at = compress(range(len(self._src)), wanted)
         src = list(compress(self._src, wanted))
         dst = list(compress(self._dst, wanted))
@@ -237,7 +241,7 @@ class ReportData:
         found, seen = [], set()
         for i, a, b in compress(zip(at, src, dst, strict=True), keep):
             e = edges[i]
-            if e.confidence != "EXTRACTED" and (e.score or 0) < 0.8:
+            if e.confidence == "INFERRED" and (e.score or 0) < 0.8:
                 continue
             key = (a, b, relation[i])
             if key in seen:
@@ -418,9 +422,11 @@ def suggested_questions(data: ReportData) -> list[tuple[str, str]]:
     return questions[:6]
 
 
-def render_report(graph: CodeGraph, partition: Partition, title: str = "Code graph report") -> str:
+def render_report(
+    graph: CodeGraph, partition: Partition, title: str = "Code graph report", include_ambiguous: bool = False
+) -> str:
     with gc_paused():
-        return render_report_data(ReportData(graph, partition), title)
+        return render_report_data(ReportData(graph, partition, include_ambiguous), title)
 
 
 def render_report_data(data: ReportData, title: str = "Code graph report") -> str:
@@ -447,8 +453,12 @@ def render_report_data(data: ReportData, title: str = "Code graph report") -> st
     out += [
         "## God nodes",
         "",
-        "The most connected symbols: edges other than containment, from non-test code, AMBIGUOUS guesses left out; "
-        "files excluded.",
+        "The most connected symbols: edges other than containment, from non-test code, files excluded; "
+        + (
+            "AMBIGUOUS guesses counted too (`--include-ambiguous`)."
+            if data.include_ambiguous
+            else "AMBIGUOUS guesses left out (`skillbox graph report --include-ambiguous` counts them)."
+        ),
         "",
     ]
     out += ["| symbol | kind | where | connections |", "|---|---|---|---|"]
@@ -477,8 +487,9 @@ def render_report_data(data: ReportData, title: str = "Code graph report") -> st
         "Dependency edges (calls, inherits, implements, references, uses) between files, scored: +2 different "
         "top-level directory (else +1 different directory), +1 different community, +1 more when at most 2 edges "
         "link those two communities, -1 when the target is among the 1% most depended-on symbols (using a hub is not "
-        "surprising). Only EXTRACTED edges and INFERRED edges scored >= 0.8 qualify; edges from "
-        "test files are skipped. Score >= 2 shown."
+        "surprising). Only EXTRACTED edges and INFERRED edges scored >= 0.8 qualify"
+        + (", and AMBIGUOUS ones (`--include-ambiguous`)" if data.include_ambiguous else "")
+        + "; edges from test files are skipped. Score >= 2 shown."
     )
     out.append("")
     surprises = data.surprising()

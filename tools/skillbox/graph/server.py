@@ -27,9 +27,10 @@ from skillbox.graph.index import GraphIndex
 INSTRUCTIONS = (
     "A code knowledge graph of this repository (nodes: files, classes, functions, methods...; edges: calls, "
     "imports, inherits, contains...). Start with `query` for a free-text question (token-budgeted answer lines "
-    "`path:line kind name —relation→ name`), then `explain` a node, `path` between two nodes, or `affected` for the "
-    "blast radius of a change. Node arguments: an id, `path::name`, or a unique name; ambiguous names list "
-    "candidates to retry with."
+    "`path:line kind name —relation→ name [CONFIDENCE]`), then `explain` a node, `path` between two nodes, or "
+    "`affected` for the blast radius of a change. Node arguments: an id, `path::name`, or a unique name; "
+    "ambiguous names list candidates to retry with. Every edge says how far to trust it: EXTRACTED (resolved), "
+    "INFERRED (a reasoned guess), AMBIGUOUS (one of several candidates; read the code)."
 )
 
 
@@ -123,13 +124,21 @@ def build_server(graph: str | Path | None = None):
     def explain(node: str, format: str = "text") -> str:
         return _safe(lambda: _answer(q.explain(live.index(), node), format))
 
-    @server.tool(name="affected", description="What depends on a node (reverse calls/imports/inherits), by file.")
-    def affected(node: str, depth: int = 2, format: str = "text") -> str:
-        return _safe(lambda: _answer(q.affected(live.index(), node, depth), format))
+    @server.tool(
+        name="affected",
+        description="What depends on a node (reverse calls/imports/inherits), by file, each with the weakest "
+        "confidence on its chain; AMBIGUOUS edges only with include_ambiguous.",
+    )
+    def affected(node: str, depth: int = 2, include_ambiguous: bool = False, format: str = "text") -> str:
+        return _safe(lambda: _answer(q.affected(live.index(), node, depth, include_ambiguous), format))
 
-    @server.tool(name="god_nodes", description="The most connected symbols (files excluded).")
-    def god_nodes(limit: int = 10) -> str:
-        return _safe(lambda: json.dumps(q.god_nodes(live.index(), limit), ensure_ascii=False))
+    @server.tool(
+        name="god_nodes",
+        description="The most depended-on symbols (files excluded; EXTRACTED and INFERRED edges unless "
+        "include_ambiguous).",
+    )
+    def god_nodes(limit: int = 10, include_ambiguous: bool = False) -> str:
+        return _safe(lambda: json.dumps(q.god_nodes(live.index(), limit, include_ambiguous), ensure_ascii=False))
 
     @server.tool(name="community", description="A community's label, size, cohesion and most connected members.")
     def community(community_id: int, limit: int = 50) -> str:

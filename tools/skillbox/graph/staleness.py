@@ -1,9 +1,16 @@
-"""Is graph.json older than the sources it describes? Queries still answer, with a warning line."""
+"""Is graph.json older than the sources it describes? Queries still answer, with a warning line.
+
+"Older" means older than the last build that looked at the sources: a build that finds a touched file unchanged
+(a checkout, a save without edits) rightly leaves graph.json as it is, but rewrites its stat index
+(`cache/index.bin`), so that file's time counts as the graph's time too.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import os
 
+from skillbox.graph.cache import INDEX_NAME
 from skillbox.graph.code_graph import source_root
 
 
@@ -16,6 +23,9 @@ def stale_files(index, limit: int = 3) -> list[str]:
         built = index.graph_path.stat().st_mtime
     except OSError:
         return []
+    # a graph.json without its build cache (copied, or made elsewhere): its own time decides
+    with contextlib.suppress(OSError):
+        built = max(built, (index.graph_path.parent / "cache" / INDEX_NAME).stat().st_mtime)
     root = source_root(index.graph_path, index.meta)
     changed: list[str] = []
     missing: list[str] = []

@@ -13,6 +13,7 @@ from skillbox.graph.cache import content_key, language_epoch, seal
 from skillbox.graph.extract import extract_source
 from skillbox.graph.languages import by_name
 from skillbox.graph.records import finish_plain, to_plain
+from skillbox.graph.source_text import UNDECODABLE, as_utf8
 
 BINARY_PROBE = 8192
 GENERATED_PROBE = 600
@@ -37,6 +38,10 @@ def classify(data: bytes) -> str | None:
 
 def extract_bytes(data: bytes, lang: str):
     """(record in the plain layout of `records.to_plain` or None, skip reason or None) for one file's bytes."""
+    text = as_utf8(data, lang)
+    if isinstance(text, str):
+        return None, text
+    data, replaced = text
     reason = classify(data)
     if reason:
         return None, reason
@@ -49,16 +54,11 @@ def extract_bytes(data: bytes, lang: str):
 
         record = to_plain(extract_rst(data))
     else:
-        record = extract_source(data, by_name()[lang])
-    return finish_plain(record, 0 if data.isascii() or _is_utf8(data) else 1), None
-
-
-def _is_utf8(data: bytes) -> bool:
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
+        try:
+            record = extract_source(data, by_name()[lang])
+        except UnicodeDecodeError:  # as_utf8 hands over valid UTF-8; should a grammar still choke, skip the file
+            return None, UNDECODABLE
+    return finish_plain(record, replaced), None
 
 
 def read_bytes(path: str) -> bytes:

@@ -9,7 +9,7 @@
   // The nodes and edges (nearly all of the page's bytes) sit in a second JSON block after this script: the
   // overview draws from the small block above, and the bulk is parsed once the document is complete, or on first
   // need. Nodes come as columns (one array per field), positions as ints in 1/D.scale units.
-  var C = null, NAME, KIND, FILE, LINE, COMM, DEG, X, Y, DOC, RAW, E; // E flat: source, target, relation, confidence
+  var C = null, NAME, KIND, FILE, LINE, COMM, DEG, X, Y, DOC, RAW, E, REASON; // E flat: source, target, relation, confidence
   var byCommunity = {};
   function loadBulk() {
     if (C) return true;
@@ -22,6 +22,8 @@
     for (var p = 0; p < N; p++) { X[p] = C.x[p] / D.scale; Y[p] = C.y[p] / D.scale; }
     DOC = {};
     C.doc_at.forEach(function (i, k) { DOC[i] = C.doc[k]; });
+    REASON = {};
+    if (B.edge_reasons) B.edge_reasons.at.forEach(function (e, k) { REASON[e] = B.edge_reasons.text[k]; });
     RAW = new Uint8Array(N);
     C.id_raw_at.forEach(function (i) { RAW[i] = 1; });
     D.communities.forEach(function (c) { byCommunity[c.id] = []; });
@@ -145,13 +147,19 @@
     });
     ctx.stroke();
     if (state.selected >= 0) {
-      ctx.strokeStyle = "#d9480f"; ctx.lineWidth = 1.5; ctx.beginPath();
-      neighbours(state.selected).forEach(function (e) {
-        if (!edgeVisible(e)) return;
-        var a = E[e], b = E[e + 1];
-        ctx.moveTo(sx(X[a]), sy(Y[a])); ctx.lineTo(sx(X[b]), sy(Y[b]));
+      // the selected node's edges: solid when EXTRACTED, dashed when a guess (INFERRED or AMBIGUOUS)
+      ctx.strokeStyle = "#d9480f"; ctx.lineWidth = 1.5;
+      [false, true].forEach(function (guessed) {
+        ctx.setLineDash(guessed ? [4, 3] : []);
+        ctx.beginPath();
+        neighbours(state.selected).forEach(function (e) {
+          if (!edgeVisible(e) || (D.confidences[E[e + 3]] !== "EXTRACTED") !== guessed) return;
+          var a = E[e], b = E[e + 1];
+          ctx.moveTo(sx(X[a]), sy(Y[a])); ctx.lineTo(sx(X[b]), sy(Y[b]));
+        });
+        ctx.stroke();
       });
-      ctx.stroke();
+      ctx.setLineDash([]);
     }
     var base = Math.max(1.5, Math.min(6, 2.5 * view.scale));
     var labels = view.scale > 1.2;
@@ -290,13 +298,13 @@
       if (!edgeVisible(e)) return;
       var out = E[e] === i, other = out ? E[e + 1] : E[e];
       var key = (out ? "" : "← ") + D.relations[E[e + 2]] + (out ? " →" : "");
-      (groups[key] = groups[key] || []).push([other, D.confidences[E[e + 3]]]);
+      (groups[key] = groups[key] || []).push([other, D.confidences[E[e + 3]], REASON[e / 4]]);
     });
     Object.keys(groups).sort().forEach(function (key) {
       box.appendChild(el("h3", key + " (" + groups[key].length + ")"));
       var ul = el("ul");
       groups[key].slice(0, 60).forEach(function (p) {
-        ul.appendChild(nodeItem(p[0], p[1] === "EXTRACTED" ? "" : "[" + p[1] + "]"));
+        ul.appendChild(nodeItem(p[0], "[" + p[1] + (p[2] ? ": " + p[2] : "") + "]"));
       });
       if (groups[key].length > 60) ul.appendChild(el("li", "… " + (groups[key].length - 60) + " more", "muted"));
       box.appendChild(ul);
