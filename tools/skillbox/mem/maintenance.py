@@ -198,7 +198,11 @@ def after_session_end(store: Store, settings: MemSettings, session_id: str) -> N
 
 
 def stats(store: Store) -> dict:
-    """Counts, sizes and date range: what `skillbox mem stats` prints."""
+    """Counts, sizes and date range: what `skillbox mem stats` prints; also events waiting in the spool and
+    damaged databases moved aside (their records are not in this one)."""
+    from skillbox.mem import spool
+    from skillbox.mem.store import damage_notes
+
     counts = {
         table: store.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
         for table in ("sessions", "prompts", "events", "observations", "summaries")
@@ -222,4 +226,6 @@ def stats(store: Store) -> dict:
         "first_session": span[0],
         "last_session": span[1],
         "last_prune": store.meta_get("last_prune"),
+        "spooled": len(spool.pending(os.path.dirname(os.path.abspath(store.path)))),
+        "damaged_stores": damage_notes(store.path),
     }
