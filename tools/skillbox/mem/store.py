@@ -503,6 +503,22 @@ def damage_notes(path: str) -> list[dict]:
 
 
 def open_store(path: str | os.PathLike | None = None, *, create: bool = True) -> Store:
+    """The store for a CLI command or the MCP server: hook events still in the spool are stored first (within
+    `budget.DRAIN_SECONDS`), so `mem search` sees the prompt and tool calls of the running turn."""
     from skillbox.mem.settings import db_path
 
-    return Store(path or db_path(), create=create)
+    store = Store(path or db_path(), create=create)
+    home = os.path.dirname(os.path.abspath(store.path))
+    from skillbox.mem import spool
+
+    if spool.pending(home):
+        try:
+            from skillbox.mem.hook import drain_into
+            from skillbox.mem.settings import load_settings
+
+            drain_into(store, load_settings(home), home, budget.DRAIN_SECONDS)
+        except Exception as err:  # a read must not fail because a write could not happen
+            from skillbox.mem.logs import log_line
+
+            log_line(home, "drain", f"{type(err).__name__}: {err}")
+    return store
