@@ -7,8 +7,10 @@ Two rules, applied by `Scrubber` to every string that crosses the write boundary
    (a region may start in one field and end in another); stray closing tags are dropped. Besides `<private>`,
    the tags that wrap injected context (ours and claude-mem's) and harness messages are treated the same way, so
    memory never feeds on its own output.
-2. Secrets (API keys, tokens, private keys, passwords in URLs and env-style assignments) are replaced with
-   `[REDACTED]`.
+2. Secrets are replaced with `[REDACTED]`: detect-secrets' maintained rule set (secret_rules.py: cloud and SaaS
+   keys, `.npmrc` tokens, `.pypirc`/`.env`/`~/.aws/credentials` assignments, URLs with passwords) plus the few
+   formats it lacks, kept here (Anthropic, Hugging Face, Google, OpenAI project keys, bearer tokens, whole PEM
+   blocks, upper-case `*_TOKEN=` style assignments).
 
 Stripping runs on the full text before anything is trimmed, so a region cannot hide in the elided middle of a
 long value and leak its tail.
@@ -40,6 +42,8 @@ _SECRETS = (
         [
             r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END[A-Z0-9 ]*PRIVATE KEY-----|\Z)",
             r"\bsk-ant-[A-Za-z0-9_\-]{10,}",
+            r"\bhf_[A-Za-z0-9]{20,}",
+            r"\bnpm_[A-Za-z0-9]{30,}",
             r"\bsk-(?:proj-|live-|test-)?[A-Za-z0-9_\-]{20,}",
             r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})",
             r"\bglpat-[A-Za-z0-9_\-]{20,}",
@@ -60,9 +64,9 @@ _SECRETS = (
 # Every secret pattern needs one of these (lower-cased) substrings; text without any skips the regex, and the
 # regex is only compiled when some text needs it (compiling it costs a hook process several milliseconds).
 _SECRET_HINTS = (
-    "-----begin", "sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xox", "akia", "asia",
-    "aiza", "eyj", "bearer", "://", "password", "passwd", "secret", "token", "api_key", "apikey", "access_key",
-    "private_key", "credential",
+    "-----begin", "sk-", "hf_", "npm_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xox",
+    "akia", "asia", "aiza", "eyj", "bearer", "://", "password", "passwd", "secret", "token", "api_key", "apikey",
+    "access_key", "private_key", "credential",
 )  # fmt: skip
 _HINTS_PATTERN = "|".join(re.escape(hint) for hint in _SECRET_HINTS)
 
@@ -89,11 +93,39 @@ def _redact_match(match: re.Match) -> str:
 
 
 def redact_secrets(text: str) -> str:
+    """Our own rules (formats detect-secrets lacks: Anthropic, Hugging Face, Google, OpenAI project keys, bearer
+    tokens, whole PEM blocks, upper-case env assignments), then detect-secrets' maintained rule set."""
     if not text:
         return text
-    if not re.compile(_HINTS_PATTERN, re.I).search(text):
-        return text
-    return re.compile(*_SECRETS).sub(_redact_match, text)
+    if re.compile(_HINTS_PATTERN, re.I).search(text):
+        text = re.compile(*_SECRETS).sub(_redact_match, text)
+    if len(text) >= 8 and re.compile(_MAYBE_MAINTAINED).search(text):
+        from skillbox.mem.secret_rules import secret_spans
+
+        spans = secret_spans(text)
+        if spans:
+            text = _replace_spans(text, spans)
+    return text
+
+
+# A text without an assignment sign, a colon, an `@` or a long token cannot match any detect-secrets rule.
+_MAYBE_MAINTAINED = r"[=:@]|[A-Za-z0-9_\-+/]{16}"
+
+
+def _replace_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    merged: list[list[int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    out, pos = [], 0
+    for start, end in merged:
+        out.append(text[pos:start])
+        out.append(REDACTED)
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
 
 
 class Scrubber:
