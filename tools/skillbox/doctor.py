@@ -438,6 +438,7 @@ def check_memory(db: Path | None = None) -> Check:
         check.issues.append(Issue("fail", message, "fix its permissions or set SKILLBOX_HOME to a writable folder"))
         return check
     _report_spool_and_damage(check, db)
+    _report_secret_rules(check)
     if not db.exists():
         check.summary += " (not created yet; the first hook creates it)"
         return check
@@ -466,6 +467,17 @@ def check_memory(db: Path | None = None) -> Check:
     except sqlite3.DatabaseError as err:
         check.issues.append(Issue("fail", f"{db} is not a readable SQLite database: {err}", aside))
     return check
+
+
+def _report_secret_rules(check: Check) -> None:
+    from skillbox.mem import secret_rules
+
+    data = secret_rules.rule_set()
+    if data is None:
+        message = "detect-secrets is not installed: memory redacts secrets with its own few rules only"
+        check.issues.append(Issue("warn", message, "pip install 'detect-secrets>=1.5' (a declared dependency)"))
+    else:
+        check.summary += f"; secrets redacted with detect-secrets {data['detect_secrets']} ({len(data['rules'])} rules)"
 
 
 def _report_spool_and_damage(check: Check, db: Path) -> None:
