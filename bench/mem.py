@@ -213,7 +213,12 @@ def hook_ratios(cli: list[str], env: dict, payload: bytes, runs: int, venv: Path
     stop = json.dumps({"session_id": "bench", "cwd": "/tmp", "hook_event_name": "Stop", "stop_hook_active": False})
     direct_env = dict(env, SKILLBOX_HOOK_DIRECT="1")
     building = dict(env, SKILLBOX_VENV=str(venv.parent / "venv-being-built"))
-    samples: dict[str, list[float]] = {k: [] for k in ("floor", "spool", "building", "stop", "direct")}
+    samples: dict[str, list[float]] = {k: [] for k in ("floor", "spool", "building", "stop", "stop20", "direct")}
+    from skillbox.mem import spool as spool_module
+
+    output = "\n".join(f"tests/test_mod{i}.py::test_case_{i} PASSED  config key = value{i}" for i in range(30))
+    turn = json.loads(payload.replace(b"@N@", b"x"))
+    turn.update(tool_name="Bash", tool_input={"command": "pytest -q"}, tool_response={"stdout": output[:2000]})
     lock = open(f"{building['SKILLBOX_VENV']}.lock", "a")  # noqa: SIM115 - held for the whole loop
     fcntl.flock(lock, fcntl.LOCK_EX)  # what a running builder holds: hooks must spool and not start another
     try:
@@ -223,6 +228,10 @@ def hook_ratios(cli: list[str], env: dict, payload: bytes, runs: int, venv: Path
             samples["spool"] += time_process(hook_cmd, one, 1, env)
             samples["floor"] += time_process(floor_cmd, None, 1, env)
             samples["stop"] += time_process(stop_cmd, stop.encode(), 1, env)
+            for j in range(20):  # a turn of 20 tool calls with ~2 KB outputs, spooled as the launcher does
+                turn["tool_use_id"] = f"turn{i}-{j}"
+                spool_module.append(env["SKILLBOX_HOME"], "post-tool-use", json.dumps(turn).encode())
+            samples["stop20"] += time_process(stop_cmd, stop.encode(), 1, env)
             samples["building"] += time_process(hook_cmd, one.replace(b"toolu_", b"toolu_b"), 1, building)
             samples["direct"] += time_process(hook_cmd, one.replace(b"toolu_", b"toolu_d"), 1, direct_env)
     finally:
@@ -233,6 +242,7 @@ def hook_ratios(cli: list[str], env: dict, payload: bytes, runs: int, venv: Path
         "spool": "hook post-tool-use via bin/skillbox (spool)",
         "building": "hook post-tool-use while the venv builds",
         "stop": "hook stop via bin/skillbox (drains 1 event)",
+        "stop20": "hook stop draining a 20-call turn (2 KB outputs)",
         "direct": "hook post-tool-use, SKILLBOX_HOOK_DIRECT=1",
     }
     for kind, label in names.items():

@@ -182,8 +182,10 @@ def on_session_start(ctx: HookContext) -> dict | None:
 
 def _damage_notice(store: Store) -> str | None:
     """Once per damaged store moved aside: a line for the next SessionStart context (then marked as told)."""
-    from skillbox.mem.store import damage_notes
+    from skillbox.mem.store import damage_notes, replaying
 
+    if replaying():
+        return None  # a drained SessionStart's output reaches no one: keep the notice for a live one
     notes = damage_notes(store.path)
     told = int(store.meta_get("damage_notes_told") or 0)
     if len(notes) <= told:

@@ -235,6 +235,11 @@ def event_clock(epoch: float | None) -> Iterator[None]:
         _fixed_epoch = saved
 
 
+def replaying() -> bool:
+    """True while a spooled event is being stored (its output, e.g. SessionStart context, reaches no one)."""
+    return _fixed_epoch is not None
+
+
 def is_busy(err: BaseException) -> bool:
     text = str(err).lower()
     return isinstance(err, StoreBusyError) or (
