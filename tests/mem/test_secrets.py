@@ -82,8 +82,16 @@ def test_every_prefilter_needle_occurs_in_its_rules():
         patterns[source] = patterns.get(source, "") + rule["pattern"].lower()
     for source, needles in secret_rules.NEEDLES.items():
         assert source in patterns, source
+        if source == "KeywordDetector":
+            continue
         for needle in needles:
             assert needle in patterns[source], (source, needle)
+    # Every keyword detect-secrets looks for holds a needle, in each spelling its regex allows (`db_?pass`).
+    from detect_secrets.plugins import keyword
+
+    for word in keyword.DENYLIST:
+        for spelling in {word.replace("_?", "_"), word.replace("_?", "")}:
+            assert any(n in spelling for n in secret_rules.NEEDLES["KeywordDetector"]), spelling
 
 
 def test_secrets_reach_no_stored_byte_through_real_hooks(home, project_dir):

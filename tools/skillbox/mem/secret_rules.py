@@ -133,7 +133,9 @@ _TOKEN_CHAR = re.compile(r"[A-Za-z0-9_\-+/=.]*")
 # words, so they are skipped for it (the keyword rules have no literal prefix and cost ~2 ms per 8 KB each).
 # Detectors not listed always run. tests/mem/test_secrets.py checks every needle occurs in its rules' patterns.
 NEEDLES: dict[str, tuple[str, ...]] = {
-    "KeywordDetector": ("key", "pass", "pwd", "secret", "contrase"),
+    # its words: *key, db_?pass, database_?pass, key_?pass, password, passwd, pwd, secret, contraseña (not a
+    # bare "pass": every test run prints PASSED)
+    "KeywordDetector": ("key", "password", "passwd", "pwd", "secret", "contrase", "dbpass", "db_pass", "databas"),
     "IbmCloudIamDetector": ("key", "pwd", "pass", "token"),
     "IbmCosHmacDetector": ("secret",),
     "CloudantDetector": ("key", "pw", "pass", "token", "cloudant"),
@@ -145,30 +147,41 @@ MIN_ASSIGNED = 6
 
 
 def secret_spans(text: str) -> list[tuple[int, int]]:
-    """Where the maintained rules see a secret: each reported group's span. A span stops at the end of its line
-    (detect-secrets scans line by line); a rule without a declared group is widened to the end of its token (a
-    rule that matches the first 24 characters of a longer key must not leave the rest readable)."""
-    spans = []
-    low = None
+    """Where the maintained rules see a secret: each reported group's span. Like detect-secrets, rules see one
+    line at a time (a span never crosses a newline), and a needle-gated rule (NEEDLES) only the lines holding
+    one of its needles; a rule without a declared group is widened to the end of its token (a rule matching the
+    first 24 characters of a longer key must not leave the rest readable)."""
+    spans: list[tuple[int, int]] = []
+    lines: list[tuple[int, str, str]] | None = None  # (offset, line, lower-cased line), built on first need
     for rule in rules():
         needles = NEEDLES.get(rule.source.split(".")[0])
-        if needles:
-            low = text.lower() if low is None else low
-            if not any(needle in low for needle in needles):
-                continue
-        for match in rule.regex.finditer(text):
-            groups = rule.groups or range(1, (rule.regex.groups or 0) + 1)
-            found = [(match.start(g), match.end(g)) for g in groups if match.group(g)]
-            if not found:
-                found = [(match.start(), match.end())]
-            for start, end in found:
-                newline = text.find("\n", start, end)
-                end = newline if newline != -1 else end
-                if rule.groups:
-                    if end - start < MIN_ASSIGNED:
-                        continue
-                else:
-                    end = _TOKEN_CHAR.match(text, end).end()
-                if end > start:
-                    spans.append((start, end))
+        if not needles:
+            _collect(rule, text, 0, spans)
+            continue
+        if lines is None:
+            lines, offset = [], 0
+            for line in text.split("\n"):
+                lines.append((offset, line, line.lower()))
+                offset += len(line) + 1
+        for offset, line, low in lines:
+            if any(needle in low for needle in needles):
+                _collect(rule, line, offset, spans)
     return spans
+
+
+def _collect(rule: Rule, text: str, offset: int, spans: list[tuple[int, int]]) -> None:
+    for match in rule.regex.finditer(text):
+        groups = rule.groups or range(1, (rule.regex.groups or 0) + 1)
+        found = [(match.start(g), match.end(g)) for g in groups if match.group(g)]
+        if not found:
+            found = [(match.start(), match.end())]
+        for start, end in found:
+            newline = text.find("\n", start, end)
+            end = newline if newline != -1 else end
+            if rule.groups:
+                if end - start < MIN_ASSIGNED:
+                    continue
+            else:
+                end = _TOKEN_CHAR.match(text, end).end()
+            if end > start:
+                spans.append((start + offset, end + offset))
