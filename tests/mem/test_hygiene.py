@@ -9,7 +9,7 @@ import time
 import pytest
 
 from skillbox.mem.capture import is_own_memory_call
-from skillbox.mem.privacy import _TAG_NEEDLES, PRIVATE_TAGS
+from skillbox.mem.privacy import PRIVATE_TAGS, _names_tags
 from tests.mem.conftest import count, payload, rows, run_hook_inprocess, run_hook_process, tool
 
 
@@ -73,8 +73,11 @@ def test_secret_cut_by_the_elision_boundary_is_still_redacted(home, project_dir,
     assert "ghp_A1b2C3" not in response and key[:12] not in response
 
 
-def test_every_private_tag_has_a_fast_path_needle():
-    assert all(any(needle in tag for needle in _TAG_NEEDLES) for tag in PRIVATE_TAGS)
+def test_the_long_text_fast_path_sees_every_private_tag():
+    for tag in PRIVATE_TAGS:
+        for opener in (f"<{tag}>", f"< /{tag.upper()} >", f"<{tag} a='1'>"):
+            assert _names_tags("x" * 70_000 + opener), opener
+    assert not _names_tags("<b>markup</b> " * 10_000)
 
 
 @pytest.mark.parametrize(

@@ -76,12 +76,13 @@ _HINTS_PATTERN = "|".join(re.escape(hint) for hint in _SECRET_HINTS)
 _LONG = 65536
 
 
-_TAG_NEEDLES = ("private", "memory", "mem-context", "system", "persisted")  # each tag name holds one of these
+# The tag openers, on lower-cased text: one regex pass whose every try starts at a `<` (faster than the full tag
+# regex with re.I, which also scans each tag's attributes).
+_TAG_START = r"<\s*/?\s*(?:" + "|".join(re.escape(t) for t in PRIVATE_TAGS) + ")"
 
 
 def _names_tags(value: str) -> bool:
-    low = value.lower()
-    return any(needle in low for needle in _TAG_NEEDLES)
+    return re.compile(_TAG_START).search(value.lower()) is not None
 
 
 def _redact_match(match: re.Match) -> str:
