@@ -87,3 +87,32 @@ def test_agent_shell_finds_the_hooks_folder_through_the_export_or_the_pointer(
     (launcher.home / ".skillbox" / "plugin-data").write_text(f"{tmp_path / 'gone'}\n")
     gone = launcher.run(unbuildable_plugin, "--version", CLAUDE_PLUGIN_DATA=None)
     assert (launcher.home / ".skillbox" / "venv.log").exists() and gone.returncode == 1
+
+
+def _recording_venv(venv, plugin, make_ready_venv, marker):
+    """A ready venv whose python only records that it was started."""
+    make_ready_venv(venv, plugin)
+    python = venv / "bin" / "python"
+    python.unlink()
+    python.write_text(f"#!/bin/sh\necho \"$@\" >> '{marker}'\ncat >/dev/null\n")
+    python.chmod(0o755)
+
+
+def test_per_call_hooks_never_start_python_and_the_others_do(unbuildable_plugin, launcher, make_ready_venv, tmp_path):
+    marker = tmp_path / "python-started"
+    _recording_venv(launcher.venv, unbuildable_plugin, make_ready_venv, marker)
+    for event in ("user-prompt-submit", "post-tool-use", "post-tool-use-failure"):
+        proc = run_with_stdin(launcher, unbuildable_plugin, "mem", "hook", event, data=b'{"session_id": "s"}')
+        assert (proc.returncode, proc.stdout) == (0, b"")
+    assert not marker.exists()
+    assert len(spooled(launcher.data)) == 3
+    run_with_stdin(launcher, unbuildable_plugin, "mem", "hook", "stop", data=b'{"session_id": "s"}')
+    assert "mem hook stop" in marker.read_text()  # Stop runs Python, which stores the spool first
+    direct = run_with_stdin(launcher, unbuildable_plugin, *HOOK, data=b'{"session_id": "s"}', SKILLBOX_HOOK_DIRECT="1")
+    assert direct.returncode == 0 and "mem hook post-tool-use" in marker.read_text()
+    assert len(spooled(launcher.data)) == 3
+
+
+def test_disabled_memory_spools_nothing(unbuildable_plugin, launcher):
+    proc = run_with_stdin(launcher, unbuildable_plugin, *HOOK, data=b"{}", SKILLBOX_MEM_DISABLE="1")
+    assert proc.returncode == 0 and spooled(launcher.data) == []

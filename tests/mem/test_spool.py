@@ -185,3 +185,21 @@ def test_older_schema_is_migrated_in_the_background_not_by_the_hook(home, projec
         pass
     run_hook_inprocess("user-prompt-submit", _prompt(3, project_dir))
     assert [r[0] for r in rows(home, "SELECT prompt_number FROM prompts ORDER BY id")] == [1, 2, 3]
+
+
+def test_search_stores_the_spool_first_so_the_running_turn_is_found(home, project_dir):
+    """The per-call hooks only spool (bin/skillbox); the agent's `mem search` must still see this turn's prompt."""
+    from skillbox.mem import spool
+
+    prompt = payload("user-prompt-submit", cwd=project_dir, prompt="look into the wombatgate outage")
+    spool.append(str(home), "user-prompt-submit", json.dumps(prompt).encode())
+    result = subprocess.run(
+        [sys.executable, "-m", "skillbox", "mem", "search", "wombatgate"],
+        env=dict(os.environ, PYTHONPATH=str(TOOLS)),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("P1 ") and "wombatgate" in result.stdout
+    assert spool.pending(str(home)) == []
