@@ -203,3 +203,19 @@ def test_search_stores_the_spool_first_so_the_running_turn_is_found(home, projec
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("P1 ") and "wombatgate" in result.stdout
     assert spool.pending(str(home)) == []
+
+
+def test_background_drain_really_runs_detached(home, project_dir):
+    """What a hook starts when the schema needs a migration: a detached `mem hook drain` (memory disabled in its
+    environment, as for every detached helper) that migrates and stores the spool."""
+    from skillbox.mem import spool
+    from skillbox.mem.hook import _start_background_drain
+
+    for n in (1, 2):
+        spool.append(str(home), "user-prompt-submit", json.dumps(_prompt(n, project_dir)).encode())
+    _start_background_drain(str(home))
+    deadline = time.monotonic() + 60
+    while spool.pending(str(home)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert spool.pending(str(home)) == []
+    assert count(home, "prompts") == 2

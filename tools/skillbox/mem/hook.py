@@ -204,10 +204,10 @@ def main(argv: list[str]) -> int:
     if event in ("-h", "--help") or not event:
         sys.stdout.write(USAGE)
         return 0
+    if event == "drain":  # stores what was already captured (detached drains run with SKILLBOX_MEM_DISABLE=1)
+        return drain_main()
     if os.environ.get("SKILLBOX_MEM_DISABLE", "").strip() not in ("", "0", "false", "no"):
         return 0  # e.g. the summarizer's own sessions: memory never observes itself
-    if event == "drain":
-        return drain_main()
     started = time.perf_counter()
     try:
         raw = sys.stdin.buffer.read(MAX_PAYLOAD_BYTES + 1)
