@@ -173,3 +173,18 @@ def test_export_lines_are_json_and_redacted(home, project_dir):
     run_hook_inprocess(event, data)
     lines = [json.loads(line) for line in CliRunner().invoke(cli, ["mem", "export"]).stdout.splitlines()]
     assert lines and "s3cr3tPassw0rd" not in json.dumps(lines)
+
+
+def test_spool_is_private_and_rejected_payloads_are_scrubbed(home, project_dir):
+    import os
+    import stat
+
+    from skillbox.mem import spool
+
+    path = spool.append(str(home), "post-tool-use", b'{"cwd": "/tmp", "tool_input": "' + HF.encode() + b'"}')
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert stat.S_IMODE(os.stat(home / "spool").st_mode) == 0o700
+    run_hook_inprocess("user-prompt-submit", payload("user-prompt-submit", cwd=project_dir, prompt="next"))
+    (rejected,) = (home / "spool" / "rejected").iterdir()  # no session_id: cannot be stored
+    assert HF not in rejected.read_text() and "[REDACTED]" in rejected.read_text()
+    assert HF.encode() not in stored_bytes(home)

@@ -9,8 +9,10 @@ finishes) replays the files in name order — the order the events happened — 
 spooled, and deletes each once it is stored.
 
 A drainer claims a file by renaming it to `.claimed-<pid>-<name>` first, so two drainers never store one event
-twice; claims left by a dead process are put back. A payload that cannot be stored (not JSON, no session) is moved to
-`spool/rejected/` and logged, never silently deleted.
+twice; claims left by a dead process are put back. A payload that cannot be stored (not JSON, no session) is kept,
+scrubbed, in `spool/rejected/` and logged, never silently deleted. Until drained (normally by the turn's Stop
+hook, seconds later) a spooled payload is raw — secrets not yet redacted — so the spool is readable by the user
+only (mode 0700/0600); the database, its WAL, the logs, exports and rejected payloads hold only scrubbed text.
 """
 
 from __future__ import annotations
@@ -30,10 +32,10 @@ def spool_dir(home: str) -> str:
 def append(home: str, event: str, raw: bytes) -> str:
     """Store one raw hook payload; returns its path. Raises OSError only when the disk refuses."""
     folder = spool_dir(home)
-    os.makedirs(folder, exist_ok=True)
+    os.makedirs(folder, mode=0o700, exist_ok=True)
     name = f"{time.time_ns()}-{os.getpid()}.{event}.json"
     tmp = os.path.join(folder, f".tmp-{name}")
-    with open(tmp, "wb") as handle:
+    with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as handle:
         handle.write(raw)
     final = os.path.join(folder, name)
     os.replace(tmp, final)
@@ -124,9 +126,15 @@ def drain(home: str, store_event, seconds: float) -> int:
 
 
 def _reject(home: str, claimed: str, name: str, err: BaseException) -> None:
+    """Keep an unstorable payload for the user to look at — scrubbed like everything memory keeps for good."""
     from skillbox.mem.logs import log_line
+    from skillbox.mem.privacy import scrub_text
 
     rejected = os.path.join(spool_dir(home), "rejected")
-    os.makedirs(rejected, exist_ok=True)
-    os.replace(claimed, os.path.join(rejected, name))
-    log_line(home, "drain", f"spooled {name} cannot be stored, kept in spool/rejected: {err}")
+    os.makedirs(rejected, mode=0o700, exist_ok=True)
+    with open(claimed, "rb") as handle:
+        text = scrub_text(handle.read().decode("utf-8", "replace"))
+    with open(os.open(os.path.join(rejected, name), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as out:
+        out.write(text)
+    os.unlink(claimed)
+    log_line(home, "drain", f"spooled {name} cannot be stored, kept (scrubbed) in spool/rejected: {err}")
