@@ -1,11 +1,14 @@
 """A real `claude -p` session with the plugin installed: the SessionStart hook warms the launcher's venv.
 
 The hook returns at once (`--bootstrap --no-wait`); the build runs detached, so it survives the session ending.
+The memory hooks of that first session find no venv: they spool their events, and the builder stores them once
+the venv is ready, so the very first session after install is in memory.
 """
 
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import time
 
@@ -18,10 +21,12 @@ def test_session_start_hook_builds_the_venv_in_the_background(
 ):
     plugin = install_plugin(run_claude, tmp_path / "home", plugin_source)
     project = tmp_path / "project"
-    project.mkdir()
+    (project / ".git").mkdir(parents=True)
+    (project / "note.txt").write_text("first-session-marker\n")
 
     started = time.monotonic()
-    session = run_session("say hi", home=plugin.home, cwd=project)
+    fake_api.script(ToolUse("Read", {"file_path": str(project / "note.txt")}), Text("Done."))
+    session = run_session("say hi and read note.txt", home=plugin.home, cwd=project, args=("--allowedTools", "Read"))
     session_seconds = time.monotonic() - started
     assert session.returncode == 0, session.stderr
     assert "Done." in session.stdout
@@ -40,6 +45,22 @@ def test_session_start_hook_builds_the_venv_in_the_background(
         [str(venv / "bin" / "python"), "-P", "-m", "skillbox", "--version"], capture_output=True, text=True
     )
     assert version.returncode == 0 and version.stdout.startswith("skillbox "), version.stderr
+
+    # The first session's hooks ran before any venv existed; the builder drained their spool into memory.
+    db = plugin.data_dir / "memory.db"
+    spool = plugin.data_dir / "spool"
+    while time.monotonic() < deadline and (not db.exists() or any(p.suffix == ".json" for p in spool.glob("*"))):
+        time.sleep(1)
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        prompts = conn.execute("SELECT prompt_text FROM prompts").fetchall()
+        events = conn.execute("SELECT tool_name FROM events").fetchall()
+        summaries = conn.execute("SELECT count(*) FROM summaries").fetchone()[0]
+        ended = conn.execute("SELECT count(*) FROM sessions WHERE ended_at IS NOT NULL").fetchone()[0]
+    finally:
+        conn.close()
+    assert prompts == [("say hi and read note.txt",)], log.read_text()[-2000:]
+    assert events == [("Read",)] and summaries == 1 and ended == 1
 
 
 def test_fresh_plugin_home_runs_a_warm_session_with_a_tool_call(run_session, fake_api, fresh_plugin_home, tmp_path):

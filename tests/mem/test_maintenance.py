@@ -182,15 +182,31 @@ def test_mcp_server_answers_the_sdk_client(home, project_dir):
             hits = json.loads(found.content[0].text)["results"]
             tl = await client.call_tool("timeline", {"anchor": hits[0]["ref"], "before": 1, "after": 1})
             got = await client.call_tool("get_observations", {"ids": [h["ref"] for h in hits[:2]] + ["#999"]})
+            assert not (found.is_error or tl.is_error or got.is_error)
             bad = await client.call_tool("timeline", {"anchor": "not-a-thing"})
-            return names, hits, tl.content[0].text, json.loads(got.content[0].text), bad.content[0].text
+            semantic = [
+                await client.call_tool("search", {"query": "auth", "limit": -5}),
+                await client.call_tool("search", {"query": "auth", "since": "last tuesday"}),
+                await client.call_tool("get_observations", {"ids": ["#999"]}),
+                await client.call_tool("get_observations", {"ids": ["banana"]}),
+                bad,
+            ]
+            errors = [(r.is_error, r.content[0].text) for r in semantic]
+            return names, hits, tl.content[0].text, json.loads(got.content[0].text), errors
 
-    names, hits, tl_text, got, bad = anyio.run(session)
+    names, hits, tl_text, got, errors = anyio.run(session)
     assert names == ["get_observations", "search", "timeline"]
     assert any("auth.py" in h["title"] for h in hits)
     assert "<- anchor" in tl_text
     assert [r["ref"] for r in got["records"]] == [h["ref"] for h in hits[:2]] and got["missing"] == ["#999"]
-    assert bad.startswith("Error: timeline anchor")
+    # Semantic errors are tool errors (isError=true) with our one-line message, no traceback.
+    assert [is_error for is_error, _ in errors] == [True] * 5, errors
+    texts = [text for _, text in errors]
+    assert "--limit must be at least 1" in texts[0]
+    assert "not a date" in texts[1]
+    assert "#999" in texts[2] and "not a memory id" in texts[3]
+    assert "timeline anchor" in texts[4]
+    assert not any("Traceback" in text for text in texts)
 
 
 def test_vacuum_rebuilds_the_file_smaller(home, project_dir):

@@ -114,11 +114,31 @@ def locate_plugin_root(explicit: Path | None = None) -> Path | None:
 
 
 def launcher_venv() -> Path:
+    """The launcher's rule: $SKILLBOX_VENV, else the plugin data folder's venv/, else ~/.skillbox/venv."""
     if os.environ.get("SKILLBOX_VENV"):
         return Path(os.environ["SKILLBOX_VENV"]).expanduser()
-    if os.environ.get("CLAUDE_PLUGIN_DATA"):
-        return Path(os.environ["CLAUDE_PLUGIN_DATA"]).expanduser() / "venv"
-    return Path.home() / ".skillbox" / "venv"
+    data = plugin_data_folder()
+    return data / "venv" if data is not None else Path.home() / ".skillbox" / "venv"
+
+
+def plugin_data_folder() -> Path | None:
+    """The plugin data folder as bin/skillbox finds it: $CLAUDE_PLUGIN_DATA (hooks), $SKILLBOX_PLUGIN_DATA (the
+    agent's Bash tool, exported at SessionStart), else the folder ~/.skillbox/plugin-data points to."""
+    from skillbox.mem.settings import POINTER
+
+    for name in ("CLAUDE_PLUGIN_DATA", "SKILLBOX_PLUGIN_DATA"):
+        if os.environ.get(name, "").strip():
+            return Path(os.environ[name].strip()).expanduser()
+    pointed = _pointer_target(Path.home() / POINTER)
+    return pointed if pointed is not None and pointed.is_dir() else None
+
+
+def _pointer_target(pointer: Path) -> Path | None:
+    try:
+        line = pointer.read_text(encoding="utf-8").splitlines()[0].strip()
+    except (OSError, UnicodeDecodeError, IndexError):
+        return None
+    return Path(line) if line.startswith("/") else None
 
 
 def memory_db_path() -> Path:
@@ -392,8 +412,24 @@ def _writable_dir(folder: Path) -> Path | None:
 
 
 def check_memory(db: Path | None = None) -> Check:
-    db = memory_db_path() if db is None else db
-    check = Check("memory", f"memory database {db}")
+    """Where memory lives (and which rule chose it), whether the hooks and the agent's shell share it, and
+    whether the file is sound: the full `integrity_check` runs here (hooks only check the header)."""
+    from skillbox.mem.settings import POINTER, locate_home
+
+    origin = "given"
+    if db is None:
+        home, origin = locate_home()
+        db = Path(home) / "memory.db"
+    check = Check("memory", f"memory database {db} (from {origin})")
+    pointed = _pointer_target(Path.home() / POINTER)
+    if origin in ("CLAUDE_PLUGIN_DATA", "SKILLBOX_PLUGIN_DATA", f"~/{POINTER}"):
+        check.summary += "; shared by the hooks, the agent's Bash tool and `skillbox mem mcp`"
+    if pointed is not None and origin != "SKILLBOX_HOME" and pointed.resolve() != db.parent.resolve():
+        message = (
+            f"the last plugin session's hooks used {pointed}, but this process uses {db.parent}: "
+            "two memories (e.g. the plugin was run another way, such as --plugin-dir)"
+        )
+        check.issues.append(Issue("warn", message, f"set SKILLBOX_HOME to the one to keep (e.g. {pointed})"))
     if db.parent.exists() and not db.parent.is_dir():
         check.issues.append(Issue("fail", f"{db.parent} is a file, not a folder", "move it away or set SKILLBOX_HOME"))
         return check
@@ -401,21 +437,65 @@ def check_memory(db: Path | None = None) -> Check:
         message = f"cannot create files in {db.parent}; memory hooks will record nothing"
         check.issues.append(Issue("fail", message, "fix its permissions or set SKILLBOX_HOME to a writable folder"))
         return check
+    _report_spool_and_damage(check, db)
+    _report_secret_rules(check)
     if not db.exists():
         check.summary += " (not created yet; the first hook creates it)"
         return check
     if not os.access(db, os.W_OK):
         check.issues.append(Issue("fail", f"{db} is read-only", f"chmod u+w '{db}'"))
+    from skillbox.mem import cjk
+    from skillbox.mem.store import check_header
+
+    aside = f"mv '{db}' '{db}.damaged' (the next hook starts a new one)"
+    problem = check_header(str(db))
+    if problem:
+        check.issues.append(Issue("fail", f"{db} is not a readable SQLite database: {problem}", aside))
+        return check
     try:
-        with sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True) as connection:
+        connection = sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True)
+        try:
+            cjk.register(connection)
             tables = connection.execute("select count(*) from sqlite_master where type = 'table'").fetchone()[0]
-        connection.close()
+            verdict = [row[0] for row in connection.execute("PRAGMA integrity_check(20)")]
+        finally:
+            connection.close()
         check.summary += f" ({db.stat().st_size // 1024} KiB, {tables} tables)"
+        if verdict != ["ok"]:
+            message = f"{db} is damaged: {'; '.join(verdict[:3])}"
+            check.issues.append(Issue("fail", message, aside))
     except sqlite3.DatabaseError as err:
-        check.issues.append(
-            Issue("fail", f"{db} is not a readable SQLite database: {err}", f"move '{db}' aside; a new one is created")
-        )
+        check.issues.append(Issue("fail", f"{db} is not a readable SQLite database: {err}", aside))
     return check
+
+
+def _report_secret_rules(check: Check) -> None:
+    from skillbox.mem import secret_rules
+
+    data = secret_rules.rule_set()
+    if data is None:
+        message = "detect-secrets is not installed: memory redacts secrets with its own few rules only"
+        check.issues.append(Issue("warn", message, "pip install 'detect-secrets>=1.5' (a declared dependency)"))
+    else:
+        check.summary += f"; secrets redacted with detect-secrets {data['detect_secrets']} ({len(data['rules'])} rules)"
+
+
+def _report_spool_and_damage(check: Check, db: Path) -> None:
+    from skillbox.mem import spool
+    from skillbox.mem.store import damage_notes
+
+    waiting = spool.pending(str(db.parent))
+    if waiting:
+        message = f"{len(waiting)} hook events wait in {db.parent / 'spool'} (the store was busy or not ready)"
+        check.issues.append(Issue("warn", message, "run `skillbox mem hook drain` (the next hook also drains it)"))
+    rejected = db.parent / "spool" / "rejected"
+    if rejected.is_dir() and any(rejected.iterdir()):
+        message = f"some spooled hook events could not be stored; they are kept in {rejected}"
+        check.issues.append(Issue("warn", message, f"see {db.parent / 'logs' / 'mem-hooks.log'} for why"))
+    for note in damage_notes(str(db)):
+        message = f"a damaged memory database was moved aside to {note.get('moved_to')} at {note.get('at')}"
+        fix = "its records are not searchable; recover what you can with `sqlite3 FILE .recover`, then delete it"
+        check.issues.append(Issue("warn", message, fix))
 
 
 def run_doctor(plugin_root: Path | None = None, check_command=None) -> DoctorReport:

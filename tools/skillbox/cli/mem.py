@@ -233,6 +233,10 @@ def stats_cmd(as_json) -> None:
         click.echo("projects   " + ", ".join(f"{p['project']} ({p['observations']})" for p in data["projects"][:10]))
     if data["first_session"]:
         click.echo(f"sessions   {data['first_session'][:10]} .. {data['last_session'][:10]}")
+    if data["spooled"]:
+        click.echo(f"spooled    {data['spooled']} hook events not stored yet (`skillbox mem hook drain` stores them)")
+    for note in data["damaged_stores"]:
+        click.echo(f"damaged    moved aside to {note.get('moved_to')} at {note.get('at')}: {note.get('reason')}")
 
 
 @mem.command("prune")

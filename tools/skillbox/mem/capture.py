@@ -12,7 +12,7 @@ import json
 import sqlite3
 
 from skillbox.mem import observe
-from skillbox.mem.privacy import Scrubber
+from skillbox.mem.privacy import Scrubber, elide
 from skillbox.mem.project import Project, is_excluded, resolve_project
 from skillbox.mem.settings import MemSettings
 from skillbox.mem.store import Store, now_iso
@@ -37,10 +37,7 @@ def normalize_event(name: str) -> str:
 def trim(value, cap: int):
     """Keep long strings' head (60%) and tail (30%) and long lists' ends, so the stored JSON stays valid."""
     if isinstance(value, str):
-        if len(value) <= cap:
-            return value
-        head, tail = int(cap * 0.6), int(cap * 0.3)
-        return f"{value[:head]}\n…[{len(value) - head - tail} chars elided]…\n{value[-tail:]}"
+        return elide(value, cap)
     if isinstance(value, dict):
         return {k: trim(v, cap) for k, v in value.items()}
     if isinstance(value, list):
@@ -48,6 +45,47 @@ def trim(value, cap: int):
             elided = len(value) - LIST_KEEP_HEAD - LIST_KEEP_TAIL
             value = [*value[:LIST_KEEP_HEAD], f"…[{elided} items elided]…", *value[-LIST_KEEP_TAIL:]]
         return [trim(v, cap) for v in value]
+    return value
+
+
+_OWN_COMMAND = None  # compiled on first Bash event
+
+
+def is_own_memory_call(tool_name: str, tool_input) -> bool:
+    """The agent reading or writing memory itself (`skillbox mem ...` in Bash, or our MCP memory tools).
+
+    Recording these would make memory feed on itself: a later search would rank yesterday's searches first.
+    A command that only starts with `skillbox mem` and goes on to do other work (`&&`, `;`, `|`) is kept.
+    """
+    global _OWN_COMMAND
+    if tool_name == "Bash":
+        command = tool_input.get("command") if isinstance(tool_input, dict) else None
+        if not isinstance(command, str) or "skillbox" not in command:
+            return False
+        if _OWN_COMMAND is None:
+            import re
+
+            _OWN_COMMAND = re.compile(r"\s*(?:[\w./~-]*/)?skillbox\s+mem\s[^;&|`$()<>\n]*")
+        match = _OWN_COMMAND.fullmatch(command.strip() + " ")
+        return match is not None
+    return tool_name.startswith("mcp__") and "skillbox" in tool_name and "mem" in tool_name
+
+
+def repair_text(value):
+    """A decoded JSON value with lone surrogates (from `\\ud800` escapes; SQLite cannot store them) replaced
+    by U+FFFD, so the event is stored rather than dropped."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+            return value
+        except UnicodeEncodeError:
+            import re
+
+            return re.sub("[\ud800-\udfff]", "\ufffd", value)
+    if isinstance(value, dict):
+        return {repair_text(k): repair_text(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [repair_text(v) for v in value]
     return value
 
 
@@ -134,16 +172,38 @@ def on_session_start(ctx: HookContext) -> dict | None:
     from skillbox.mem.context import build_context
 
     text = build_context(ctx.store, ctx.project.name, ctx.settings)
+    notice = _damage_notice(ctx.store)
+    if notice:
+        text = f"{notice}\n{text}" if text else notice
     if not text:
         return None
     return {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}}
+
+
+def _damage_notice(store: Store) -> str | None:
+    """Once per damaged store moved aside: a line for the next SessionStart context (then marked as told)."""
+    from skillbox.mem.store import damage_notes, replaying
+
+    if replaying():
+        return None  # a drained SessionStart's output reaches no one: keep the notice for a live one
+    notes = damage_notes(store.path)
+    told = int(store.meta_get("damage_notes_told") or 0)
+    if len(notes) <= told:
+        return None
+    store.write(lambda: store.meta_set("damage_notes_told", str(len(notes))))
+    latest = notes[-1]
+    return (
+        f"skillbox memory: the memory database was damaged ({latest.get('reason', '?')}); it was moved aside to "
+        f"{latest.get('moved_to')} on {str(latest.get('at', ''))[:16]} and a new one started, so memory before "
+        "then is not searchable. Tell the user; `skillbox doctor` has details."
+    )
 
 
 def on_user_prompt(ctx: HookContext) -> None:
     raw = ctx.payload.get("prompt")
     raw = raw if isinstance(raw, str) else "" if raw is None else json.dumps(raw)
     scrubber = Scrubber(redact=ctx.settings.redact_secrets)
-    text = scrubber.text(raw).strip()
+    text = scrubber.text(raw, ctx.settings.event_max_chars * 4).strip()
     private = not text and scrubber.removed
     text = trim(text, ctx.settings.event_max_chars * 4)
 
@@ -171,11 +231,14 @@ def on_tool_use(ctx: HookContext) -> None:
         return
     failed = ctx.event == "post-tool-use-failure"
     scrubber = Scrubber(redact=ctx.settings.redact_secrets)
-    tool_input = scrubber.value(payload.get("tool_input", {}))
-    tool_response = scrubber.value(payload.get("tool_response"))
-    error = payload.get("error")
-    error = scrubber.text(error if isinstance(error, str) else json.dumps(error)) if error is not None else None
     cap = ctx.settings.event_max_chars
+    tool_input = payload.get("tool_input", {})
+    if is_own_memory_call(tool_name, tool_input):
+        return
+    tool_input = scrubber.value(tool_input, cap)
+    tool_response = scrubber.value(payload.get("tool_response"), cap)
+    error = payload.get("error")
+    error = scrubber.text(error if isinstance(error, str) else json.dumps(error), cap) if error is not None else None
     tool_input, tool_response = trim(tool_input, cap), trim(tool_response, cap)
     error = trim(error, cap) if error else error
     tool_use_id = payload.get("tool_use_id")
@@ -284,7 +347,9 @@ def on_stop(ctx: HookContext) -> None:
     if ctx.payload.get("stop_hook_active"):
         return  # a re-run after some hook blocked: recording again would only duplicate
     message = ctx.payload.get("last_assistant_message")
-    message = Scrubber(redact=ctx.settings.redact_secrets).text(message if isinstance(message, str) else "")
+    message = Scrubber(redact=ctx.settings.redact_secrets).text(
+        message if isinstance(message, str) else "", ctx.settings.event_max_chars * 4
+    )
 
     def write() -> None:
         conn = ctx.store.conn

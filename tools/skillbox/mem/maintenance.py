@@ -17,11 +17,13 @@ import sys
 import time
 from dataclasses import dataclass, field
 
+from skillbox.mem import budget
 from skillbox.mem.settings import MemSettings
 from skillbox.mem.store import Store, now_iso
 
 PRUNE_EVERY_SECONDS = 24 * 3600
 _MIN_BATCH = 10
+_MAX_CAP_BATCH = 2000
 
 
 @dataclass
@@ -53,7 +55,23 @@ def _cutoff(days: int) -> str:
 
 
 def _delete(store: Store, sql: str, params: tuple) -> int:
-    return store.write(lambda: store.conn.execute(sql, params).rowcount)
+    """`DELETE FROM t WHERE ...` in transactions of about `budget.BATCH_SECONDS` (the batch size adapts), so a
+    prune of a large store never holds the write lock long enough to push hooks onto the spool."""
+    import re
+
+    match = re.fullmatch(r"DELETE FROM (\w+) WHERE (.*)", sql, re.S)
+    assert match, sql
+    table, where = match.groups()
+    batched = f"DELETE FROM {table} WHERE rowid IN (SELECT rowid FROM {table} WHERE {where} LIMIT ?)"
+    size, total = 200, 0
+    while True:
+        started = time.monotonic()
+        gone = store.write(lambda size=size: store.conn.execute(batched, (*params, size)).rowcount)
+        total += gone
+        if gone < size:
+            return total
+        took = time.monotonic() - started
+        size = max(10, min(size * 4, int(size * budget.BATCH_SECONDS / max(took, 1e-4))))
 
 
 def _count(store: Store, sql: str, params: tuple) -> int:
@@ -112,10 +130,11 @@ def prune(
         cap = cap_mb * 1024 * 1024
         # Oldest raw events first (observations and summaries keep what they meant), then whole old sessions.
         # Deleting in steps of ~5% keeps as much recent history as the cap allows.
-        batch = max(_MIN_BATCH, _count(store, "SELECT count(*) FROM events", ()) // 20)
+        # At most _MAX_CAP_BATCH rows per transaction: a short lock, like every other batch here.
+        batch = max(_MIN_BATCH, min(_MAX_CAP_BATCH, _count(store, "SELECT count(*) FROM events", ()) // 20))
         oldest = "DELETE FROM events WHERE id IN (SELECT id FROM events ORDER BY created_at, id LIMIT ?)"
         while used_bytes(store) > cap:
-            gone = _delete(store, oldest, (batch,))
+            gone = store.write(lambda: store.conn.execute(oldest, (batch,)).rowcount)
             if not gone:
                 break
             tally("events", gone)
@@ -179,7 +198,11 @@ def after_session_end(store: Store, settings: MemSettings, session_id: str) -> N
 
 
 def stats(store: Store) -> dict:
-    """Counts, sizes and date range: what `skillbox mem stats` prints."""
+    """Counts, sizes and date range: what `skillbox mem stats` prints; also events waiting in the spool and
+    damaged databases moved aside (their records are not in this one)."""
+    from skillbox.mem import spool
+    from skillbox.mem.store import damage_notes
+
     counts = {
         table: store.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
         for table in ("sessions", "prompts", "events", "observations", "summaries")
@@ -203,4 +226,6 @@ def stats(store: Store) -> dict:
         "first_session": span[0],
         "last_session": span[1],
         "last_prune": store.meta_get("last_prune"),
+        "spooled": len(spool.pending(os.path.dirname(os.path.abspath(store.path)))),
+        "damaged_stores": damage_notes(store.path),
     }

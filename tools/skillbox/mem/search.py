@@ -167,8 +167,13 @@ def terms_of(query: str) -> list[str]:
 
 
 def match_expression(terms: list[str], operator: str) -> str:
-    """FTS5 query with each term quoted (no syntax errors possible); the last term matches as a prefix."""
-    return f" {operator} ".join([*(f'"{t}"' for t in terms[:-1]), f'"{terms[-1]}"*'])
+    """FTS5 query with each term quoted (no syntax errors possible); the last term matches as a prefix.
+
+    A term with Chinese/Japanese/Korean text also matches as a substring (cjk.py owns that expression)."""
+    from skillbox.mem.cjk import term_expression
+
+    last = len(terms) - 1
+    return f" {operator} ".join(term_expression(t, prefix=i == last) for i, t in enumerate(terms))
 
 
 def _tokens(*parts: str | None) -> int:

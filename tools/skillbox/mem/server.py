@@ -62,20 +62,34 @@ def tool_timeline(
 
 
 def tool_get_observations(ids: list[str]) -> str:
+    from skillbox.errors import NotFoundError, UsageError
     from skillbox.mem.search import get_records
     from skillbox.mem.store import open_store
 
+    if not ids:
+        raise UsageError("ids is empty", hint="pass refs such as 12, S3, P7")
     with open_store() as store:
         found, missing = get_records(store, [str(i) for i in ids])
+    if not found:
+        raise NotFoundError(f"no record {', '.join(missing)} in memory", hint="refs come from search or timeline")
     return json.dumps({"records": found, "missing": missing}, ensure_ascii=False, indent=1)
 
 
+def _tool_error_class():
+    try:  # mcp >= 2
+        from mcp.server.mcpserver.exceptions import ToolError
+    except ImportError:  # mcp 1.x
+        from mcp.server.fastmcp.exceptions import ToolError
+    return ToolError
+
+
 def _safe(fn, *args) -> str:
-    """Our user errors become a one-line tool result, not a protocol error with a traceback."""
+    """Our user errors (a negative limit, a bad date, an unknown id) become a one-line tool result with
+    isError=true — the client must be able to tell a failed call from an answer — never a traceback."""
     try:
         return fn(*args)
     except SkillboxError as err:
-        return error_line(err)
+        raise _tool_error_class()(error_line(err)) from None
 
 
 def build_server():

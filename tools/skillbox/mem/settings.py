@@ -15,16 +15,35 @@ from skillbox.errors import ConfigError
 DEFAULT_SKIP_TOOLS = ("ListMcpResourcesTool", "SlashCommand", "Skill", "TodoWrite", "AskUserQuestion")
 
 
-def skillbox_home() -> str:
-    """`$SKILLBOX_HOME`, else `$CLAUDE_PLUGIN_DATA` (the plugin's data dir, survives updates), else `~/.skillbox`.
+POINTER = os.path.join(".skillbox", "plugin-data")  # under $HOME; written by bin/skillbox at SessionStart
 
+
+def locate_home() -> tuple[str, str]:
+    """(memory home, which rule chose it). The same order as bin/skillbox, so every process finds one store:
+
+    `$SKILLBOX_HOME`; else `$CLAUDE_PLUGIN_DATA` (hooks); else `$SKILLBOX_PLUGIN_DATA` (the agent's Bash tool: the
+    SessionStart hook exports it through CLAUDE_ENV_FILE); else the folder named by `~/.skillbox/plugin-data` (the
+    last plugin session's data folder, for an MCP server or a direct install), if it exists; else `~/.skillbox`.
     Paths here are plain strings: importing pathlib costs the hook process several milliseconds.
     """
-    for name in ("SKILLBOX_HOME", "CLAUDE_PLUGIN_DATA"):
+    for name in ("SKILLBOX_HOME", "CLAUDE_PLUGIN_DATA", "SKILLBOX_PLUGIN_DATA"):
         value = os.environ.get(name, "").strip()
         if value:
-            return os.path.expanduser(value)
-    return os.path.join(os.path.expanduser("~"), ".skillbox")
+            return os.path.expanduser(value), name
+    user = os.path.expanduser("~")
+    try:
+        with open(os.path.join(user, POINTER), encoding="utf-8") as handle:
+            pointed = handle.readline().strip()
+        if pointed.startswith("/") and os.path.isdir(pointed):
+            return pointed, f"~/{POINTER}"
+    except (OSError, UnicodeDecodeError):
+        pass
+    return os.path.join(user, ".skillbox"), "default"
+
+
+def skillbox_home() -> str:
+    """Where memory lives; see `locate_home` for the rule."""
+    return locate_home()[0]
 
 
 def db_path(home: str | os.PathLike | None = None) -> str:

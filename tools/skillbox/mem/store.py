@@ -5,9 +5,14 @@ of milliseconds; importing sqlite-utils alone costs ~180 ms. Everything on the w
 `sqlite3`; sqlite-utils is used where start-up cost does not matter (reading a foreign claude-mem database).
 
 Concurrency: WAL lets readers run beside one writer. Every write is one `BEGIN IMMEDIATE` transaction, so a
-writer takes the lock up front (no read-then-upgrade deadlock), waits up to `BUSY_TIMEOUT_MS` for it, and the
-whole unit is retried with back-off if SQLite still answers "database is locked" — parallel hooks never drop a
-write. A transaction is all-or-nothing, so a killed writer leaves nothing half-stored.
+writer takes the lock up front (no read-then-upgrade deadlock). A Store is opened with a write deadline
+(`budget.py`: about a second for hooks, longer for the CLI); SQLite's busy timeout runs in short slices and the
+whole unit is retried with back-off until that deadline, then `StoreBusyError` lets a hook spool its event instead
+of stalling. A transaction is all-or-nothing, so a killed writer leaves nothing half-stored.
+
+Damage: opening checks the file header and page count (cheap, no page scan); `doctor` runs the full integrity
+check. A damaged file is moved aside with a timestamp by `quarantine()` and a new one started; the new store keeps
+a note of it (meta `damaged_stores`) that SessionStart, `mem stats` and `doctor` report.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 
 from skillbox.errors import InvalidInputError
+from skillbox.mem import budget, cjk
 
 TYPE_CHECKING = False  # `typing` costs the hook ~4 ms to import; type checkers still see the TypeVar
 if TYPE_CHECKING:
@@ -26,14 +32,26 @@ if TYPE_CHECKING:
 
     T = TypeVar("T")
 
-BUSY_TIMEOUT_MS = 15000
-WRITE_ATTEMPTS = 12
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+class StoreBusyError(InvalidInputError):
+    """The write lock stayed taken past this Store's deadline (a long import, a stuck process)."""
+
+
+class DamagedStoreError(InvalidInputError):
+    """The file is not a sound SQLite database (truncated, overwritten, a damaged page)."""
+
+
+class MigrationPendingError(InvalidInputError):
+    """The schema is older than this skillbox and the Store was told not to migrate (a hook: it may take long)."""
+
 
 _FTS_OPTS = "tokenize='unicode61 remove_diacritics 2', prefix='2 3'"
 
 
 def _fts(table: str, columns: list[str]) -> list[str]:
-    """An external-content FTS5 index over `table` plus the three triggers that keep it in step."""
+    """An external-content FTS5 index over `table` plus the three triggers that keep it in step (schema v1)."""
     cols = ", ".join(columns)
     new = ", ".join(f"new.{c}" for c in columns)
     old = ", ".join(f"old.{c}" for c in columns)
@@ -50,11 +68,45 @@ def _fts(table: str, columns: list[str]) -> list[str]:
     ]
 
 
+def _fts_with_cjk(table: str, columns: list[str], weights: str | None) -> list[str]:
+    """Schema v2: `table`'s FTS5 index rebuilt with a `cjk` column (see cjk.py), from a view that computes it.
+
+    The index reads its content through the view `<table>_fts_src`, so `rebuild` and column reads see the same
+    `cjk` text the triggers index. Self-contained: drops v1's index and triggers, creates and fills the new ones.
+    """
+    cols = ", ".join(columns)
+    fts, src = f"{table}_fts", f"{table}_fts_src"
+
+    def row(prefix: str) -> str:
+        values = ", ".join(f"{prefix}.{c}" for c in columns)
+        return f"{values}, skillbox_cjk({values})"
+
+    statements = [f"DROP TRIGGER IF EXISTS {table}_{suffix}" for suffix in ("ai", "ad", "au")]
+    statements += [
+        f"DROP TABLE IF EXISTS {fts}",
+        f"CREATE VIEW {src} AS SELECT id, {cols}, skillbox_cjk({cols}) AS cjk FROM {table}",
+        f"CREATE VIRTUAL TABLE {fts} USING fts5({cols}, cjk, content='{src}', content_rowid='id', {_FTS_OPTS})",
+        f"CREATE TRIGGER {table}_ai AFTER INSERT ON {table} BEGIN "
+        f"INSERT INTO {fts}(rowid, {cols}, cjk) VALUES (new.id, {row('new')}); END",
+        f"CREATE TRIGGER {table}_ad AFTER DELETE ON {table} BEGIN "
+        f"INSERT INTO {fts}({fts}, rowid, {cols}, cjk) VALUES ('delete', old.id, {row('old')}); END",
+        f"CREATE TRIGGER {table}_au AFTER UPDATE ON {table} BEGIN "
+        f"INSERT INTO {fts}({fts}, rowid, {cols}, cjk) VALUES ('delete', old.id, {row('old')}); "
+        f"INSERT INTO {fts}(rowid, {cols}, cjk) VALUES (new.id, {row('new')}); END",
+        f"INSERT INTO {fts}({fts}) VALUES ('rebuild')",
+    ]
+    if weights:
+        statements.append(f"INSERT INTO {fts}({fts}, rank) VALUES ('rank', 'bm25({weights})')")
+    return statements
+
+
 OBSERVATION_FTS_COLUMNS = ["title", "subtitle", "facts", "narrative", "concepts", "files_read", "files_modified"]
 # bm25 column weights, same order as OBSERVATION_FTS_COLUMNS: title > subtitle > facts > narrative.
 OBSERVATION_WEIGHTS = "10.0, 6.0, 3.0, 1.5, 2.0, 1.0, 1.0"
 SUMMARY_FTS_COLUMNS = ["request", "investigated", "learned", "completed", "next_steps"]
 SUMMARY_WEIGHTS = "6.0, 2.0, 3.0, 3.0, 1.0"
+# Weight of the `cjk` column (schema v2): a CJK substring hit counts like a facts hit.
+CJK_WEIGHT = "3.0"
 
 # (version, description, statements). Append only; never edit a released migration.
 MIGRATIONS: list[tuple[int, str, list[str]]] = [
@@ -146,49 +198,151 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
             "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
         ],
     ),
+    (
+        2,
+        "FTS5 indexes gain a cjk column: CJK runs as bigrams, so a substring of Chinese or Japanese text is found",
+        [
+            *_fts_with_cjk("observations", OBSERVATION_FTS_COLUMNS, f"{OBSERVATION_WEIGHTS}, {CJK_WEIGHT}"),
+            *_fts_with_cjk("summaries", SUMMARY_FTS_COLUMNS, f"{SUMMARY_WEIGHTS}, {CJK_WEIGHT}"),
+            *_fts_with_cjk("prompts", ["prompt_text"], None),
+        ],
+    ),
 ]
 LATEST_VERSION = MIGRATIONS[-1][0]
 
 
+_fixed_epoch: float | None = None
+
+
 def now_iso(epoch: float | None = None) -> str:
-    """UTC timestamp with milliseconds, `2026-11-29T14:07:36.123Z`: sorts as text, compares with a date prefix."""
-    epoch = time.time() if epoch is None else epoch
+    """UTC timestamp with milliseconds, `2026-11-29T14:07:36.123Z`: sorts as text, compares with a date prefix.
+
+    While a spooled event is replayed (`event_clock`), "now" is the moment the event was spooled.
+    """
+    if epoch is None:
+        epoch = time.time() if _fixed_epoch is None else _fixed_epoch
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(epoch)) + f".{int(epoch * 1000) % 1000:03d}Z"
+
+
+@contextmanager
+def event_clock(epoch: float | None) -> Iterator[None]:
+    """Record rows as of `epoch` (a spooled event keeps the time it happened, not the time it was drained)."""
+    global _fixed_epoch
+    saved, _fixed_epoch = _fixed_epoch, epoch
+    try:
+        yield
+    finally:
+        _fixed_epoch = saved
+
+
+def replaying() -> bool:
+    """True while a spooled event is being stored (its output, e.g. SessionStart context, reaches no one)."""
+    return _fixed_epoch is not None
 
 
 def is_busy(err: BaseException) -> bool:
     text = str(err).lower()
-    return isinstance(err, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+    return isinstance(err, StoreBusyError) or (
+        isinstance(err, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+    )
+
+
+def is_damage(err: BaseException) -> bool:
+    """SQLITE_CORRUPT / SQLITE_NOTADB as Python's sqlite3 reports them (other errors are not the file's fault)."""
+    if isinstance(err, DamagedStoreError):
+        return True
+    if not isinstance(err, sqlite3.DatabaseError) or is_busy(err):
+        return False
+    text = str(err).lower()
+    return "malformed" in text or "not a database" in text or "file is encrypted" in text
+
+
+def check_header(path: str) -> str | None:
+    """Why the file at `path` cannot be a sound database, from its first 100 bytes and its size; None if it can.
+
+    Cheap (one small read, no page scan): catches garbage, a foreign file and truncation, which are what users
+    actually meet. A damaged page inside a well-formed file is found by `integrity_check` (doctor) or on use.
+    """
+    try:
+        size = os.path.getsize(path)
+        if size == 0:
+            return None  # created, never written: SQLite initializes it
+        with open(path, "rb") as handle:
+            header = handle.read(100)
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        return f"cannot read it ({err.strerror})"
+    if len(header) < 100 or not header.startswith(SQLITE_MAGIC):
+        return "it does not start with the SQLite header"
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    if page_size < 512 or page_size & (page_size - 1):
+        return f"its header names an impossible page size ({page_size})"
+    pages = int.from_bytes(header[28:32], "big")
+    # The page count is valid when the "version-valid-for" number equals the change counter (SQLite >= 3.7.0).
+    # While a WAL exists, a checkpoint may have written page 1 before the pages after it: no verdict then.
+    try:
+        wal = os.path.getsize(f"{path}-wal")
+    except OSError:
+        wal = 0
+    if not wal and header[24:28] == header[92:96] and pages * page_size > size:
+        return f"it is truncated ({size} bytes, its header says {pages} pages of {page_size})"
+    return None
 
 
 class Store:
-    """An open memory database. Use `write(fn)` for every change; reads go through `conn` directly."""
+    """An open memory database. Use `write(fn)` for every change; reads go through `conn` directly.
 
-    def __init__(self, path: str | os.PathLike, *, create: bool = True):
+    `write_seconds` is how long a write may wait for the lock (budget.py); `migrate=False` refuses to upgrade
+    an existing older schema (a hook must not run a migration that may take longer than its timeout) by raising
+    `MigrationPendingError`; a brand-new file is always set up.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike,
+        *,
+        create: bool = True,
+        write_seconds: float = budget.CLI_WRITE_SECONDS,
+        migrate: bool = True,
+    ):
         self.path = os.fspath(path)
+        self.write_seconds = write_seconds
         if not create and not os.path.exists(self.path):
             from skillbox.errors import NotFoundError
 
             raise NotFoundError(f"no memory database at {self.path}", hint="hooks create it on first use")
+        problem = check_header(self.path)
+        if problem:
+            raise DamagedStoreError(f"{self.path} is damaged: {problem}", hint="run `skillbox doctor`")
         os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
-        self.conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        self.conn = sqlite3.connect(self.path, timeout=budget.BUSY_SLICE_MS / 1000, isolation_level=None)
         self.conn.row_factory = sqlite3.Row
+        cjk.register(self.conn)
         try:
-            self.conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            self.inode = os.stat(self.path).st_ino
+            self.conn.execute(f"PRAGMA busy_timeout={budget.BUSY_SLICE_MS}")
             self.conn.execute("PRAGMA foreign_keys=ON")
             self.conn.execute("PRAGMA synchronous=NORMAL")
             version = self.conn.execute("PRAGMA user_version").fetchone()[0]
             if version < LATEST_VERSION:
+                if version and not migrate:
+                    raise MigrationPendingError(f"{self.path} has schema version {version}; {LATEST_VERSION} needed")
                 self._migrate()
             elif version > LATEST_VERSION:
                 raise InvalidInputError(
                     f"{self.path} has schema version {version}, newer than this skillbox ({LATEST_VERSION})",
                     hint="upgrade skillbox",
                 )
-        except sqlite3.DatabaseError as err:
+            else:
+                self.conn.execute("SELECT count(*) FROM sqlite_master").fetchone()  # parses the schema
+        except (sqlite3.DatabaseError, OSError, InvalidInputError) as err:
             self.conn.close()
-            if is_busy(err):
+            if is_busy(err) or isinstance(err, InvalidInputError):
                 raise
+            if is_damage(err):
+                raise DamagedStoreError(f"{self.path} is damaged: {err}", hint="run `skillbox doctor`") from None
             raise InvalidInputError(f"{self.path} is not a usable memory database ({err})") from None
 
     # -- schema -------------------------------------------------------------------------------------------------
@@ -200,7 +354,7 @@ class Store:
             if self.conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
                 self.conn.execute("PRAGMA journal_mode=WAL")
 
-        retry(setup)
+        retry(setup, self.write_seconds)
 
         def apply() -> None:
             self.conn.execute(
@@ -233,7 +387,7 @@ class Store:
             with self.transaction():
                 return fn()
 
-        return retry(unit)
+        return retry(unit, self.write_seconds)
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -253,8 +407,18 @@ class Store:
     def __enter__(self) -> Store:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, exc_type, exc, tb) -> None:
         self.close()
+        # Whatever a command was doing, a damaged page or a lock held past the deadline is a one-line error.
+        if exc is not None and not isinstance(exc, InvalidInputError):
+            if is_damage(exc):
+                raise DamagedStoreError(
+                    f"{self.path} is damaged: {exc}", hint="run `skillbox doctor`; the next hook moves it aside"
+                ) from None
+            if is_busy(exc):
+                raise StoreBusyError(
+                    f"{self.path} stayed locked for {self.write_seconds:.0f} s", hint="another skillbox is writing"
+                ) from None
 
     # -- small shared helpers -----------------------------------------------------------------------------------
 
@@ -274,23 +438,92 @@ class Store:
         return total
 
 
-def retry(fn: Callable[[], T]) -> T:
-    """Call `fn`, retrying with jittered back-off while SQLite reports the database busy or locked."""
-    delay = 0.01
-    for attempt in range(WRITE_ATTEMPTS):
+def retry(fn: Callable[[], T], seconds: float = budget.CLI_WRITE_SECONDS) -> T:
+    """Call `fn`, retrying with jittered back-off while SQLite reports the database busy, until `seconds` pass.
+
+    Each attempt already waits one busy-timeout slice inside SQLite; past the deadline the busy error becomes
+    `StoreBusyError`, which a hook answers by spooling its event.
+    """
+    deadline = time.monotonic() + seconds
+    delay = 0.005
+    while True:
         try:
             return fn()
         except sqlite3.OperationalError as err:
-            if not is_busy(err) or attempt == WRITE_ATTEMPTS - 1:
+            if not is_busy(err):
                 raise
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise StoreBusyError(f"the memory database stayed locked for {seconds:.1f} s") from None
             import random
 
-            time.sleep(delay * (0.5 + random.random()))
-            delay = min(delay * 2, 1.0)
-    raise AssertionError("unreachable")
+            time.sleep(min(left, delay * (0.5 + random.random())))
+            delay = min(delay * 2, 0.2)
+
+
+def quarantine(path: str, reason: str, *, seen_inode: int | None = None) -> str | None:
+    """Move a damaged database (and its -wal/-shm) aside as `<path>.damaged-<UTC time>`; returns the new name.
+
+    Several processes may find the damage at once: under an exclusive lock, only the file they actually saw
+    (same inode) is moved, so a fresh database another process just created is never moved by mistake.
+    Returns None when there was nothing (or nothing that was still the damaged file) to move.
+    """
+    import fcntl
+    import json
+
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    with open(f"{path}.repair-lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            current = os.stat(path).st_ino
+        except FileNotFoundError:
+            return None
+        if seen_inode is not None and current != seen_inode:
+            return None  # already replaced by someone else
+        target = f"{path}.damaged-{stamp}"
+        n = 1
+        while os.path.exists(target):
+            n += 1
+            target = f"{path}.damaged-{stamp}-{n}"
+        for suffix in ("-wal", "-shm"):
+            with suppress(FileNotFoundError):
+                os.replace(f"{path}{suffix}", f"{target}{suffix}")
+        os.replace(path, target)
+        note = {"moved_to": target, "at": now_iso(), "reason": " ".join(reason.split())[:300]}
+        with open(f"{path}.damaged-notes", "a", encoding="utf-8") as notes:
+            notes.write(json.dumps(note, ensure_ascii=False) + "\n")
+        return target
+
+
+def damage_notes(path: str) -> list[dict]:
+    """Every damaged store moved aside from `path`, oldest first (from `<path>.damaged-notes`)."""
+    import json
+
+    notes = []
+    with suppress(OSError), open(f"{path}.damaged-notes", encoding="utf-8", errors="replace") as handle:
+        for line in handle:
+            with suppress(ValueError):
+                notes.append(json.loads(line))
+    return notes
 
 
 def open_store(path: str | os.PathLike | None = None, *, create: bool = True) -> Store:
+    """The store for a CLI command or the MCP server: hook events still in the spool are stored first (within
+    `budget.DRAIN_SECONDS`), so `mem search` sees the prompt and tool calls of the running turn."""
     from skillbox.mem.settings import db_path
 
-    return Store(path or db_path(), create=create)
+    store = Store(path or db_path(), create=create)
+    home = os.path.dirname(os.path.abspath(store.path))
+    from skillbox.mem import spool
+
+    if spool.pending(home):
+        try:
+            from skillbox.mem.hook import drain_into
+            from skillbox.mem.settings import load_settings
+
+            drain_into(store, load_settings(home), home, budget.DRAIN_SECONDS)
+        except Exception as err:  # a read must not fail because a write could not happen
+            from skillbox.mem.logs import log_line
+
+            log_line(home, "drain", f"{type(err).__name__}: {err}")
+    return store

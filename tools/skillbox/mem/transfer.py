@@ -159,25 +159,42 @@ def _row_values(kind: str, record: dict, line_no: int, redact: bool) -> tuple[li
 
 
 def import_lines(store: Store, lines: Iterable[str], *, redact: bool = True) -> dict[str, dict[str, int]]:
-    """Import JSON lines in one transaction; returns {kind: {"added": n, "skipped": n}}."""
-    report = {kind: {"added": 0, "skipped": 0} for kind in KINDS}
+    """Import JSON lines, all or nothing; returns {kind: {"added": n, "skipped": n}}.
 
-    def write() -> None:
-        for line_no, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except ValueError as err:
-                raise InvalidInputError(f"line {line_no}: not JSON ({err})") from None
-            if not isinstance(record, dict) or record.get("kind") not in KINDS:
-                raise InvalidInputError(
-                    f"line {line_no}: expected an object with kind in {', '.join(KINDS)}",
-                    hint="is this a `skillbox mem export` file? for claude-mem use --from-claude-mem",
-                )
-            kind = record["kind"]
-            names, values = _row_values(kind, record, line_no, redact)
-            table = KINDS[kind][0]
+    Every line is checked before anything is written. Rows are then inserted in transactions of at most
+    `budget.BATCH_SECONDS` each, so hooks running meanwhile wait a fraction of a second at most instead of
+    spooling for the whole import; if a batch fails, the rows the earlier batches added are deleted again.
+    """
+    import time
+
+    from skillbox.mem.budget import BATCH_SECONDS
+
+    report = {kind: {"added": 0, "skipped": 0} for kind in KINDS}
+    prepared: list[tuple[str, str, list[str], list, int]] = []
+    for line_no, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError as err:
+            raise InvalidInputError(f"line {line_no}: not JSON ({err})") from None
+        if not isinstance(record, dict) or record.get("kind") not in KINDS:
+            raise InvalidInputError(
+                f"line {line_no}: expected an object with kind in {', '.join(KINDS)}",
+                hint="is this a `skillbox mem export` file? for claude-mem use --from-claude-mem",
+            )
+        kind = record["kind"]
+        names, values = _row_values(kind, record, line_no, redact)
+        prepared.append((kind, KINDS[kind][0], names, values, line_no))
+
+    added: list[tuple[str, int]] = []
+    position = 0
+
+    def batch() -> tuple[int, list[tuple[str, int]], dict[str, list[int]]]:
+        started = time.monotonic()
+        index, rows, tally = position, [], {}
+        while index < len(prepared) and (index == position or time.monotonic() - started < BATCH_SECONDS):
+            kind, table, names, values, line_no = prepared[index]
             try:
                 cursor = store.conn.execute(
                     f"INSERT OR IGNORE INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
@@ -185,10 +202,35 @@ def import_lines(store: Store, lines: Iterable[str], *, redact: bool = True) -> 
                 )
             except sqlite3.IntegrityError as err:
                 raise InvalidInputError(f"line {line_no}: {kind} does not fit ({err})") from None
-            report[kind]["added" if cursor.rowcount == 1 else "skipped"] += 1
+            if cursor.rowcount == 1:
+                rows.append((table, cursor.lastrowid))
+            tally.setdefault(kind, [0, 0])[0 if cursor.rowcount == 1 else 1] += 1
+            index += 1
+        return index, rows, tally
 
-    store.write(write)
+    try:
+        while position < len(prepared):
+            position, rows, tally = store.write(batch)
+            added += rows
+            for kind, (new, old) in tally.items():
+                report[kind]["added"] += new
+                report[kind]["skipped"] += old
+    except BaseException:
+        _undo(store, added)
+        raise
     return report
+
+
+def _undo(store: Store, added: list[tuple[str, int]]) -> None:
+    """Delete rows an interrupted import added, newest first, in short transactions."""
+    while added:
+        chunk, added[:] = added[-500:], added[:-500]
+
+        def delete(chunk=chunk) -> None:
+            for table, rowid in reversed(chunk):
+                store.conn.execute(f"DELETE FROM {table} WHERE rowid = ?", (rowid,))
+
+        store.write(delete)
 
 
 # -- claude-mem -------------------------------------------------------------------------------------------------
