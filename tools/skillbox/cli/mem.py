@@ -13,6 +13,7 @@ import sys
 import click
 
 from skillbox.cli.root import LazyGroup
+from skillbox.mem import obstypes
 
 
 def _store():
@@ -131,9 +132,7 @@ def get_cmd(ids, as_json) -> None:
 
 
 @mem.command("add")
-@click.option(
-    "--type", "type_", required=True, help="decision | bugfix | feature | refactor | change | discovery | note"
-)
+@click.option("--type", "type_", required=True, help=obstypes.stated_help())
 @click.option("--title", required=True, help="One line: what was decided, found or done.")
 @click.option("--narrative", default="", help="The why: context, alternatives, consequences.")
 @click.option("--subtitle", default="", help="A short qualifier shown next to the title.")

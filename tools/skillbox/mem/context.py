@@ -9,25 +9,11 @@ Standard library only: runs inside the SessionStart hook.
 
 from __future__ import annotations
 
+from skillbox.mem import obstypes
 from skillbox.mem.settings import MemSettings
 from skillbox.mem.store import Store
 
-TYPE_WEIGHT = {
-    "decision": 6.0,
-    "bugfix": 5.0,
-    "feature": 4.0,
-    "refactor": 4.0,
-    "security_alert": 4.0,
-    "security_note": 3.0,
-    "note": 3.0,
-    "change": 3.0,
-    "discovery": 1.5,
-    "command": 1.0,
-    "fetch": 1.0,
-    "search": 0.5,
-}
 CONTEXT_TAG = "skillbox-memory"
-LASTING_TYPES = ("decision", "bugfix", "feature", "refactor", "security_alert", "note")
 
 
 def tokens(text: str) -> int:
@@ -56,7 +42,7 @@ def _summary_line(row) -> str:
 
 def _observation_line(row) -> str:
     line = f"#{row['id']} {row['created_at'][5:16].replace('T', ' ')} {row['type']} {_one_line(row['title'], 100)}"
-    if row["subtitle"] and row["type"] in ("decision", "bugfix", "feature", "refactor", "note"):
+    if row["subtitle"] and row["type"] in obstypes.WITH_WHY:
         line += f" — {_one_line(row['subtitle'], 80)}"
     return line
 
@@ -78,8 +64,8 @@ def build_context(store: Store, project: str, settings: MemSettings) -> str:
     # Decisions and fixes stay eligible however many reads and commands came after them.
     lasting = store.conn.execute(
         f"SELECT id, type, title, subtitle, created_at FROM observations WHERE project = ? "
-        f"AND type IN ({','.join('?' * len(LASTING_TYPES))}) ORDER BY created_at DESC, id DESC LIMIT ?",
-        (project, *LASTING_TYPES, settings.context_observations),
+        f"AND type IN ({','.join('?' * len(obstypes.LASTING))}) ORDER BY created_at DESC, id DESC LIMIT ?",
+        (project, *obstypes.LASTING, settings.context_observations),
     ).fetchall()
     seen_ids = {row["id"] for row in recent}
     candidates = list(recent) + [row for row in lasting if row["id"] not in seen_ids]
@@ -115,7 +101,7 @@ def build_context(store: Store, project: str, settings: MemSettings) -> str:
         if row["title"] in seen_titles:
             continue
         seen_titles.add(row["title"])
-        weight = TYPE_WEIGHT.get(row["type"], 2.0)
+        weight = obstypes.weight(row["type"])
         # Recency decays gently so a decision from last week still beats this morning's file reads.
         scored.append((weight / (1.0 + index / 60.0), row))
     scored.sort(key=lambda item: item[0], reverse=True)
