@@ -80,9 +80,10 @@ def hook_cmd(event: str) -> None:
 def search_cmd(query, kinds, obs_types, project, since, until, file, concept, limit, as_json) -> None:
     """Search memory; prints one line per hit: `#id  date  type  title  ~tokens`.
 
-    Every word must match, in any order; the last word also matches as a prefix (auth -> authentication). If too
-    few records match every word, records matching some words follow. With no QUERY, lists the newest records
-    that pass the filters. Broad words rank the newest 300 matches of each kind.
+    Every word must match, in any order, in some inflection (hiking -> hike, hiked); words like "the", "when",
+    "did" are ignored; the last word also matches as a prefix (auth -> authentication). If too few records match
+    every word, records matching some words follow. With no QUERY, lists the newest records that pass the
+    filters. Broad words rank the newest 300 matches of each kind; rare words rank all of theirs.
     """
     from skillbox.mem.search import build_filters, format_search, search
 
