@@ -173,19 +173,25 @@ def add_cmd(type_, title, narrative, subtitle, facts, concepts, files, project, 
 
 @mem.command("context")
 @click.option("--project", help="Project (default: the current directory's).")
-@click.option("--json", "as_json", is_flag=True, help="Print the SessionStart hook output JSON instead.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the SessionStart hook output JSON, plus `plan`: what went in (whole or trimmed), what was left out.",
+)
 def context_cmd(project, as_json) -> None:
     """Print exactly the memory block SessionStart injects for a project."""
-    from skillbox.mem.context import build_context
+    from skillbox.mem.context import plan_context
 
     settings = _settings()
     project = _current_project(project)
     with _store() as store:
-        text = build_context(store, project, settings)
+        plan = plan_context(store, project, settings)
     if as_json:
-        _echo_json({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}})
-    elif text:
-        click.echo(text)
+        hook = {"hookEventName": "SessionStart", "additionalContext": plan.text}
+        _echo_json({"hookSpecificOutput": hook, "plan": plan.to_dict()})
+    elif plan.text:
+        click.echo(plan.text)
 
 
 @mem.command("export")

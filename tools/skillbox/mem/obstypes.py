@@ -15,28 +15,46 @@ from __future__ import annotations
 class ObservationType:
     """One row of the table (a plain class: a dataclass or NamedTuple costs the hook several ms to import)."""
 
-    __slots__ = ("description", "lasting", "name", "stated", "weight", "why")
+    __slots__ = ("description", "lasting", "name", "section", "stated", "weight", "why")
 
-    def __init__(self, name: str, weight: float, description: str, *, lasting=False, why=False, stated=False):
+    def __init__(
+        self, name: str, weight: float, description: str, *, lasting=False, why=False, stated=False, section="trail"
+    ):
         self.name = name
         self.weight = weight  # context ranking: higher is kept first
         self.description = description
         self.lasting = lasting  # stays a context candidate however much newer trail exists
         self.why = why  # the context line shows its subtitle (the reason, the fix)
         self.stated = stated  # accepted from `skillbox mem add` / a summarizer
+        self.section = section  # where SessionStart lists it: "reasons", "fixes" (spent first) or "trail"
 
     def __repr__(self) -> str:
         return f"ObservationType({self.name!r})"
 
 
 _ROWS = (
-    ObservationType("decision", 6.0, "a choice made and its reason", lasting=True, why=True, stated=True),
-    ObservationType("bugfix", 5.0, "a defect, its root cause and the fix", lasting=True, why=True, stated=True),
-    ObservationType("feature", 4.0, "new behaviour added", lasting=True, why=True, stated=True),
-    ObservationType("refactor", 4.0, "structure changed, behaviour kept", lasting=True, why=True, stated=True),
-    ObservationType("security_alert", 4.0, "a security problem (claude-mem import)", lasting=True),
+    ObservationType(
+        "decision", 6.0, "a choice made and its reason", lasting=True, why=True, stated=True, section="reasons"
+    ),
+    ObservationType(
+        "bugfix", 5.0, "a defect, its root cause and the fix", lasting=True, why=True, stated=True, section="fixes"
+    ),
+    ObservationType(
+        "gotcha",
+        5.0,
+        "a trap: what looked right and why it is not",
+        lasting=True,
+        why=True,
+        stated=True,
+        section="fixes",
+    ),
+    ObservationType("feature", 4.0, "new behaviour added", lasting=True, why=True, stated=True, section="reasons"),
+    ObservationType(
+        "refactor", 4.0, "structure changed, behaviour kept", lasting=True, why=True, stated=True, section="reasons"
+    ),
+    ObservationType("security_alert", 4.0, "a security problem (claude-mem import)", lasting=True, section="fixes"),
     ObservationType("security_note", 3.0, "a security remark (claude-mem import)"),
-    ObservationType("note", 3.0, "anything else worth keeping", lasting=True, why=True, stated=True),
+    ObservationType("note", 3.0, "anything else worth keeping", lasting=True, why=True, stated=True, section="reasons"),
     ObservationType("change", 3.0, "a file written or edited", stated=True),
     ObservationType("discovery", 1.5, "something read or learned about the code", stated=True),
     ObservationType("command", 1.0, "a shell command and its outcome"),
@@ -50,6 +68,13 @@ DEFAULT_TYPE = "note"
 LASTING = tuple(row.name for row in _ROWS if row.lasting)
 WITH_WHY = frozenset(row.name for row in _ROWS if row.why)
 STATED = tuple(row.name for row in _ROWS if row.stated)
+# What the observer (a language model at session end) may write: the typed "why" records.
+OBSERVED = ("decision", "bugfix", "discovery", "gotcha")
+
+
+def section(name: str) -> str:
+    row = TYPES.get(name)
+    return row.section if row else "trail"
 
 
 def weight(name: str) -> float:

@@ -47,6 +47,11 @@ SETTINGS: dict[str, tuple[object, str]] = {
     "redact_secrets": (True, "replace API keys, tokens, private keys and URL passwords with [REDACTED]"),
     "summarizer_command": ([], "optional command run once per session end with the session JSON on stdin; [] = off"),
     "summarizer_timeout": (120, "seconds the summarizer command may run"),
+    "language": ("auto", "en | zh | auto: wording of context headings, the viewer and mem messages"),
+    "file_context_max_tokens": (
+        150,
+        "budget of the earlier observations about a file shown after the agent reads or edits it (0 = off)",
+    ),
 }
 
 
@@ -67,6 +72,8 @@ class MemSettings:
     redact_secrets: bool
     summarizer_command: list[str]
     summarizer_timeout: int
+    language: str
+    file_context_max_tokens: int
 
     def __init__(self, **values):
         for name, (default, _doc) in SETTINGS.items():
@@ -86,6 +93,9 @@ def _coerce(name: str, default, value, origin: str):
             return value
         if isinstance(value, str) and value.strip().lower() in ("1", "true", "yes", "on", "0", "false", "no", "off"):
             return value.strip().lower() in ("1", "true", "yes", "on")
+    elif isinstance(default, str):
+        if isinstance(value, str):
+            return value.strip()
     elif isinstance(default, int):
         if isinstance(value, int) and not isinstance(value, bool):
             return value
