@@ -47,6 +47,10 @@ def run(event: str, raw: bytes) -> str | None:
     store = Store(db_path(home))
     try:
         out = capture.handle(event, payload, store, settings)
+        if out is None and capture.normalize_event(event) == "post-tool-use":
+            from skillbox.mem.file_context import after_tool  # earlier memory about the file just read or edited
+
+            out = after_tool(payload, store, settings)
     finally:
         store.close()
     return json.dumps(out, ensure_ascii=False) if out else None
