@@ -292,6 +292,86 @@ def prune_cmd(older_than, events_older_than, max_mb, project, vacuum, dry_run, q
     click.echo(f"{verb} {deleted}; {report.bytes_before / 1e6:.1f} MB -> {report.bytes_after / 1e6:.1f} MB")
 
 
+@mem.group("observer", invoke_without_command=True)
+@click.pass_context
+def observer_group(ctx) -> None:
+    """Opt-in observer: after a session ends, a small model writes why-notes (decision, bugfix, discovery, gotcha).
+
+    `on` / `off` switch it; `status` shows the model and today's tokens against the daily cap. It runs headless
+    `claude -p` once per session end, detached, with no tools and memory hooks disabled.
+    """
+    if ctx.invoked_subcommand is None:
+        ctx.invoke(observer_status)
+
+
+def _observer_report(as_json: bool) -> None:
+    from skillbox.mem import observer
+    from skillbox.mem.i18n import detect_language, message
+
+    settings = _settings()
+    with _store() as store:
+        info = observer.status(store, settings)
+        language = detect_language(store, None, settings)
+    if as_json:
+        _echo_json(info)
+        return
+    if info["enabled"]:
+        click.echo(message(language, "observer.on", model=info["model"], cap=info["daily_token_cap"]))
+    else:
+        click.echo(message(language, "observer.off"))
+    click.echo(
+        f"tokens today: {info['tokens_today']:,} of {info['daily_token_cap']:,}; "
+        f"digest cap {info['digest_char_cap']:,} chars; command: {' '.join(info['command'])}"
+    )
+
+
+@observer_group.command("on")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def observer_on(as_json) -> None:
+    """Turn the observer on."""
+    from skillbox.mem import observer
+    from skillbox.mem.settings import skillbox_home
+
+    observer.switch(skillbox_home(), True)
+    _observer_report(as_json)
+
+
+@observer_group.command("off")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def observer_off(as_json) -> None:
+    """Turn the observer off."""
+    from skillbox.mem import observer
+    from skillbox.mem.settings import skillbox_home
+
+    observer.switch(skillbox_home(), False)
+    _observer_report(as_json)
+
+
+@observer_group.command("status")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def observer_status(as_json=False) -> None:
+    """On or off, the model, and today's tokens against the daily cap."""
+    _observer_report(as_json)
+
+
+@observer_group.command("run", hidden=True)
+@click.argument("session_id")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def observer_run(session_id, as_json) -> None:
+    """Observe one ended session now (SessionEnd starts this detached when the observer is on)."""
+    from skillbox.mem import observer
+    from skillbox.mem.settings import skillbox_home
+
+    with _store() as store:
+        outcome = observer.run(store, _settings(), skillbox_home(), session_id)
+    if as_json:
+        _echo_json(outcome)
+    elif "skipped" in outcome:
+        click.echo(f"skipped: {outcome['skipped']}")
+    else:
+        click.echo(f"observer added {len(outcome['observations'])} observations, {outcome['tokens']:,} tokens")
+
+
 @mem.command("summarize", hidden=True)
 @click.argument("session_id")
 def summarize_cmd(session_id) -> None:
