@@ -372,6 +372,31 @@ def observer_run(session_id, as_json) -> None:
         click.echo(f"observer added {len(outcome['observations'])} observations, {outcome['tokens']:,} tokens")
 
 
+@mem.command("viewer")
+@click.option("--port", default=0, type=click.IntRange(0, 65535), help="Port on 127.0.0.1 (default: a free one).")
+@click.option("--language", type=click.Choice(["en", "zh"]), default=None, help="Page language (default: setting).")
+def viewer_cmd(port, language) -> None:
+    """Browse memory in a local read-only web page: live feed, search, sessions, full records (Ctrl-C stops)."""
+    from skillbox.errors import NotFoundError
+    from skillbox.mem.settings import db_path
+    from skillbox.mem.viewer import make_server
+
+    path = db_path()
+    if not os.path.exists(path):
+        raise NotFoundError(f"no memory database at {path}", hint="hooks create it on first use")
+    try:
+        server = make_server(path, port, language, _settings())
+    except OSError as err:
+        raise click.UsageError(f"cannot listen on 127.0.0.1:{port}: {err.strerror or err}") from None
+    click.echo(f"skillbox memory viewer: http://127.0.0.1:{server.server_address[1]}/  (read-only; Ctrl-C stops)")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
 @mem.command("summarize", hidden=True)
 @click.argument("session_id")
 def summarize_cmd(session_id) -> None:
