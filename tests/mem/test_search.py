@@ -241,3 +241,18 @@ def test_rare_words_reach_past_the_rank_window(store, monkeypatch):
     # Rows reached through a rare word are scored exactly as a window holding everything would score them.
     assert refs(windowed) == full
     assert set(refs(windowed)[1:]) <= {f"#{i}" for i in newer}
+
+
+def test_messages_in_chinese_by_setting_or_from_the_prompts(home, project_dir, monkeypatch):
+    from skillbox.mem.search import format_search
+
+    with open_store() as store:
+        assert format_search(search(store, "nothing")) == "No memory matches 'nothing'."
+        monkeypatch.setenv("SKILLBOX_MEM_LANGUAGE", "zh")
+        assert format_search(search(store, "nothing")) == "没有与 'nothing' 匹配的记忆。"
+        assert format_search(search(store, "")) == "还没有记忆。"
+    monkeypatch.setenv("SKILLBOX_MEM_LANGUAGE", "auto")
+    replay_session(project_dir, session="zh", prompt="请修复登录页面的错误")
+    monkeypatch.chdir(project_dir)
+    out = CliRunner().invoke(cli, ["mem", "search", "不存在的词"]).output
+    assert out.strip() == "没有与 '不存在的词' 匹配的记忆。"

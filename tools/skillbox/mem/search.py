@@ -97,6 +97,7 @@ class Filters:
 class SearchResult:
     query: str
     hits: list[Hit] = field(default_factory=list)
+    language: str = "en"  # of the messages format_search prints (i18n.py)
 
     def to_dict(self) -> dict:
         return {"query": self.query, "count": len(self.hits), "results": [h.to_dict() for h in self.hits]}
@@ -415,7 +416,7 @@ def search(store: Store, query: str = "", filters: Filters | None = None, *, lim
     filters = filters or Filters()
     if limit < 1:
         raise UsageError("--limit must be at least 1")
-    result = SearchResult(query=query)
+    result = SearchResult(query=query, language=_language(store, filters.project))
     terms = terms_of(query)
     if not terms:
         if query.strip():
@@ -596,15 +597,30 @@ def index_line(hit: Hit, *, marker: str = "") -> str:
     return f"{hit.ref:<7} {when}  {hit.type:<9} {hit.title}  ~{hit.tokens}{marker}"
 
 
+def _language(store: Store, project: str | None) -> str:
+    """The messages' language: the `language` setting, or what the project's recent prompts are written in."""
+    from skillbox.errors import ConfigError
+    from skillbox.mem.i18n import detect_language
+    from skillbox.mem.settings import load_settings
+
+    try:
+        return detect_language(store, project, load_settings(create=False))
+    except (ConfigError, OSError):
+        return "en"
+
+
 def format_search(result: SearchResult) -> str:
+    from skillbox.mem.i18n import message
+
+    say = result.language
     if not result.hits:
-        return f"No memory matches {result.query!r}." if result.query else "No memory yet."
+        return message(say, "search.none", query=result.query) if result.query else message(say, "search.empty")
     lines = [index_line(h) for h in result.hits]
     partial = sum(1 for h in result.hits if h.match == "any")
     if partial and partial < len(result.hits):
-        lines.append(f"({len(result.hits) - partial} matched every word; {partial} matched some)")
+        lines.append(message(say, "search.partial", full=len(result.hits) - partial, partial=partial))
     elif partial:
-        lines.append("(no record has every word; these match some)")
+        lines.append(message(say, "search.only_partial"))
     return "\n".join(lines)
 
 
