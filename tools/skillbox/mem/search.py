@@ -306,7 +306,7 @@ def _ranked(
     expression: str,
     limit: int,
     exclude: list[int] | tuple = (),
-    rare: str = "",
+    rare: list | tuple = (),
 ) -> list:
     """The best `limit` rows of one kind for an FTS expression, ranked by weighted bm25 (see RANK_WINDOW).
 
@@ -314,8 +314,8 @@ def _ranked(
     query walks the matches newest first, keeps the first RANK_WINDOW that pass the filters and are not in
     `exclude` (ids already shown), and scores only those; the outer one orders them and reads the display columns
     of the best `limit`. The window is never smaller than `limit`, so a large page still gets its full share.
-    With `rare` (an OR of the query's rare terms, see `_rare_forms`), every row of those terms is scored too,
-    however old.
+    With `rare` (the query's terms), every row of those that are rare (see `_rare_forms`) is scored too, however
+    old — looked up only when the window is full, i.e. when it may have missed some.
     """
     q = _kind_query(kind, filters)
     if q is None:
@@ -361,8 +361,9 @@ def _with_rare_rows(store: Store, q, source: str, where: list, params: list, win
     fts = f"{q.table}_fts"
     conn = store.conn
     scores = dict(conn.execute(window, [*params, size]).fetchall())
-    if len(scores) < size:
-        both = []  # the window already holds every match
+    rare = _rare_forms(store, q.table, rare) if len(scores) >= size else ""
+    if not rare:
+        both = []  # the window already holds every match, or no term is rare
     else:
         # Only rows older than the window's oldest are missing from it.
         where = [*where, f"{fts}.rowid < ?"]
@@ -416,7 +417,7 @@ def search(store: Store, query: str = "", filters: Filters | None = None, *, lim
     filters = filters or Filters()
     if limit < 1:
         raise UsageError("--limit must be at least 1")
-    result = SearchResult(query=query, language=_language(store, filters.project))
+    result = SearchResult(query=query)
     terms = terms_of(query)
     if not terms:
         if query.strip():
@@ -432,6 +433,8 @@ def search(store: Store, query: str = "", filters: Filters | None = None, *, lim
             ).fetchall()
         rows.sort(key=lambda r: (r["created_at"], r["id"]), reverse=True)
         result.hits = [_row_hit(r, "") for r in rows[:limit]]
+        if not result.hits:
+            result.language = _language(store, filters.project)
         return result
 
     # Rows with every term first; only if they leave the page short, rows with some term fill the missing slots.
@@ -448,7 +451,7 @@ def search(store: Store, query: str = "", filters: Filters | None = None, *, lim
             if not terms or (operator == "AND" and len(terms) < len(wanted)):
                 continue  # no record of this kind has some word (AND) or any word (OR)
             expression = query_expression(terms, operator)
-            rare = _rare_forms(store, _KIND_TABLE[kind], terms) if operator == "OR" else ""
+            rare = terms if operator == "OR" else ()
             rows += _ranked(store, kind, filters, expression, missing, shown.get(kind, ()), rare)
         rows.sort(key=lambda r: r["score"])
         for row in rows[:missing]:
@@ -456,6 +459,8 @@ def search(store: Store, query: str = "", filters: Filters | None = None, *, lim
             result.hits.append(_row_hit(row, mode))
         if len(result.hits) >= limit:
             break
+    if not result.hits or any(hit.match == "any" for hit in result.hits):
+        result.language = _language(store, filters.project)  # only then does format_search print a message
     return result
 
 
