@@ -47,3 +47,5 @@ def test_a_run_over_the_cap_never_starts_the_model(home, project_dir, monkeypatc
         outcome = observer.run(store, load_settings(), str(home), "s")
     assert "daily token cap" in outcome["skipped"] and outcome["tokens"] == 0
     assert "session s: skipped, daily token cap" in (home / "logs" / "mem-hooks.log").read_text()
+    shown = CliRunner().invoke(cli, ["mem", "observer", "status"]).stdout
+    assert "last run:" in shown and "session s: skipped, daily token cap" in shown

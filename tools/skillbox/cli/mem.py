@@ -307,10 +307,11 @@ def observer_group(ctx) -> None:
 def _observer_report(as_json: bool) -> None:
     from skillbox.mem import observer
     from skillbox.mem.i18n import detect_language, message
+    from skillbox.mem.settings import skillbox_home
 
     settings = _settings()
     with _store() as store:
-        info = observer.status(store, settings)
+        info = observer.status(store, settings, skillbox_home())
         language = detect_language(store, None, settings)
     if as_json:
         _echo_json(info)
@@ -323,6 +324,8 @@ def _observer_report(as_json: bool) -> None:
         f"tokens today: {info['tokens_today']:,} of {info['daily_token_cap']:,}; "
         f"digest cap {info['digest_char_cap']:,} chars; command: {' '.join(info['command'])}"
     )
+    if info["last_run"]:
+        click.echo(f"last run: {info['last_run']}")
 
 
 @observer_group.command("on")

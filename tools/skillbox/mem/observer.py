@@ -79,9 +79,22 @@ def digest_text(store: Store, session_id: str, limit: int) -> str:
     return text[:limit]
 
 
-def status(store: Store | None, settings: MemSettings) -> dict:
+def last_run(home: str) -> str | None:
+    """The log line of the latest observer run (the log rotates; older runs may be gone)."""
+    from skillbox.mem.logs import log_path
+
+    try:
+        with open(log_path(home), encoding="utf-8") as handle:
+            lines = [line.rstrip("\n") for line in handle if " observer: " in line]
+    except OSError:
+        return None
+    return lines[-1] if lines else None
+
+
+def status(store: Store | None, settings: MemSettings, home: str | None = None) -> dict:
     used = tokens_today(store) if store is not None else 0
     return {
+        "last_run": last_run(home) if home else None,
         "enabled": bool(settings.observer),
         "model": settings.observer_model,
         "command": settings.observer_command,
