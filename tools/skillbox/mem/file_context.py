@@ -5,19 +5,23 @@ because single process") is worth more than any search it would think to run. So
 PostToolUse hook returns the few most relevant earlier observations about that file as `additionalContext`:
 decisions, fixes and gotchas first, then notes and edits, never the trail of earlier reads; from earlier sessions
 only, within `file_context_max_tokens`, and at most once per file per session (the second touch of a file in a
-session says nothing). It runs on every file tool call, so it is two indexed queries: the session's own events
-(is this the first touch?) and the FTS index's file columns (which records name the file?).
+session says nothing). It is its own hook (`skillbox mem hook file-context`, matcher Read|Edit|MultiEdit|Write|
+NotebookEdit in hooks.json) beside the capture hook, so it works whether capture stores the event at once or
+spools it; per call it costs one FTS lookup over the file columns, and one small write only when it shows
+something.
 Standard library only: runs inside the hook process.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import time
 
 from skillbox.mem import obstypes
 from skillbox.mem.i18n import detect_language, message
 from skillbox.mem.observe import EDIT_TOOLS, display_path, short
-from skillbox.mem.project import resolve_project
+from skillbox.mem.project import is_excluded, resolve_project
 
 FILE_TOOLS = ("Read", *EDIT_TOOLS)
 MAX_ITEMS = 3
@@ -25,6 +29,7 @@ CANDIDATES = 40
 # Trail types say only that the file was looked at before; they are never worth the agent's tokens here.
 SKIPPED_TYPES = frozenset(("discovery", "command", "search", "fetch"))
 TAG = "skillbox-memory"
+SHOWN_DAYS = 30
 
 
 def _path_of(tool_input) -> str:
@@ -33,18 +38,28 @@ def _path_of(tool_input) -> str:
     return str(tool_input.get("file_path") or tool_input.get("notebook_path") or "")
 
 
-def _first_touch(conn, session_id: str, path: str) -> bool:
-    """True when this call, already stored, is the session's only file tool call naming `path`.
+def _mark_shown(store, session_id: str, path: str) -> bool:
+    """Record that `path` was shown in this session; False when it already was (at most once per session).
 
-    Zero stored calls means capture skipped this one (private turn, skipped tool, excluded project): say nothing.
+    Its own small table, created on first use: the hook does not depend on the tool event being stored first
+    (capture may still have it in the spool). Rows older than SHOWN_DAYS are dropped as new ones come.
     """
-    needle = json.dumps(path, ensure_ascii=False)
-    count = conn.execute(
-        f"SELECT count(*) FROM events WHERE session_id = ? AND tool_name IN ({','.join('?' * len(FILE_TOOLS))}) "
-        "AND instr(tool_input, ?) > 0",
-        (session_id, *FILE_TOOLS, needle),
-    ).fetchone()[0]
-    return count == 1
+    from skillbox.mem.store import now_iso
+
+    def write() -> bool:
+        conn = store.conn
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS file_context_shown (session_id TEXT NOT NULL, path TEXT NOT NULL, "
+            "shown_at TEXT NOT NULL, PRIMARY KEY (session_id, path)) WITHOUT ROWID"
+        )
+        conn.execute("DELETE FROM file_context_shown WHERE shown_at < ?", (now_iso(time.time() - SHOWN_DAYS * 86400),))
+        cursor = conn.execute(
+            "INSERT OR IGNORE INTO file_context_shown (session_id, path, shown_at) VALUES (?, ?, ?)",
+            (session_id, path, now_iso()),
+        )
+        return cursor.rowcount == 1
+
+    return store.write(write)
 
 
 def _phrase(rel: str) -> str:
@@ -89,8 +104,9 @@ def relevant(conn, project: str, session_id: str, rel: str, budget: int) -> list
 
 
 def after_tool(payload: dict, store, settings) -> dict | None:
-    """The PostToolUse hook output for one file tool call, or None (not a file tool, seen already, nothing known)."""
-    if payload.get("tool_name") not in FILE_TOOLS or settings.file_context_max_tokens <= 0:
+    """The hook output for one file tool call, or None (not a file tool, shown already, nothing known)."""
+    tool = payload.get("tool_name")
+    if tool not in FILE_TOOLS or tool in settings.skip_tools or settings.file_context_max_tokens <= 0:
         return None
     path = _path_of(payload.get("tool_input"))
     session_id = str(payload.get("session_id") or "")
@@ -98,14 +114,35 @@ def after_tool(payload: dict, store, settings) -> dict | None:
         return None
     cwd = payload.get("cwd")
     project = resolve_project(cwd if isinstance(cwd, str) else None, settings.project_overrides)
-    conn = store.conn
-    if not _first_touch(conn, session_id, path):
+    if is_excluded(project, settings.excluded_projects):
         return None
     rel = display_path(path, project.root)
     # The heading and the tags take about 30 tokens of the budget, whatever the language.
-    chosen = relevant(conn, project.name, session_id, rel, settings.file_context_max_tokens - 30 - len(rel) // 4)
-    if not chosen:
+    chosen = relevant(store.conn, project.name, session_id, rel, settings.file_context_max_tokens - 30 - len(rel) // 4)
+    if not chosen or not _mark_shown(store, session_id, rel):
         return None
     heading = message(detect_language(store, project.name, settings), "file.heading", file=rel)
     text = "\n".join([f"<{TAG}>", heading, *[line for _, line in chosen], f"</{TAG}>"])
     return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": text}}
+
+
+def run_hook(raw: bytes) -> str | None:
+    """`skillbox mem hook file-context`: the JSON to print for one PostToolUse payload, or None. Stores nothing
+    but the shown-once mark; the tool event itself is recorded by the post-tool-use hook beside this one."""
+    from skillbox.mem.settings import db_path, load_settings, skillbox_home
+    from skillbox.mem.store import Store
+
+    payload = json.loads(raw or b"{}")
+    if not isinstance(payload, dict) or payload.get("tool_name") not in FILE_TOOLS:
+        return None
+    home = skillbox_home()
+    path = db_path(home)
+    if not os.path.exists(path):
+        return None  # no memory yet: nothing to tell, and no database to create from here
+    settings = load_settings(home)
+    store = Store(path)
+    try:
+        out = after_tool(payload, store, settings)
+    finally:
+        store.close()
+    return json.dumps(out, ensure_ascii=False) if out else None

@@ -18,14 +18,20 @@ import time
 MAX_PAYLOAD_BYTES = 64 * 1024 * 1024
 # A hook slower than this leaves a line in the log, so "memory makes Claude slow" can be checked, not guessed.
 SLOW_HOOK_SECONDS = 1.0
+FILE_CONTEXT_EVENT = "file-context"
 USAGE = (
     "usage: skillbox mem hook EVENT < payload.json\n"
     "  EVENT: session-start | user-prompt-submit | post-tool-use | post-tool-use-failure | stop | session-end\n"
+    "         | file-context (PostToolUse on Read/Edit/Write: earlier memory about the file, as additionalContext)\n"
 )
 
 
 def run(event: str, raw: bytes) -> str | None:
     """Handle one event; returns the stdout text. Raises on any problem (the caller logs and fails open)."""
+    if event == FILE_CONTEXT_EVENT:  # PostToolUse on a file tool: earlier memory about it, nothing stored
+        from skillbox.mem.file_context import run_hook
+
+        return run_hook(raw)
     from skillbox.mem import capture
     from skillbox.mem.settings import db_path, load_settings, skillbox_home
     from skillbox.mem.store import Store
@@ -47,10 +53,6 @@ def run(event: str, raw: bytes) -> str | None:
     store = Store(db_path(home))
     try:
         out = capture.handle(event, payload, store, settings)
-        if out is None and capture.normalize_event(event) == "post-tool-use":
-            from skillbox.mem.file_context import after_tool  # earlier memory about the file just read or edited
-
-            out = after_tool(payload, store, settings)
     finally:
         store.close()
     return json.dumps(out, ensure_ascii=False) if out else None
