@@ -49,3 +49,13 @@ def test_a_run_over_the_cap_never_starts_the_model(home, project_dir, monkeypatc
     assert "session s: skipped, daily token cap" in (home / "logs" / "mem-hooks.log").read_text()
     shown = CliRunner().invoke(cli, ["mem", "observer", "status"]).stdout
     assert "last run:" in shown and "session s: skipped, daily token cap" in shown
+
+
+def test_a_missing_client_is_logged_and_costs_nothing(home, project_dir, monkeypatch):
+    run_hook_inprocess("session-start", payload("session-start", "s", project_dir))
+    monkeypatch.setenv("SKILLBOX_MEM_OBSERVER_COMMAND", json.dumps(["/nonexistent/claude"]))
+    with open_store() as store:
+        outcome = observer.run(store, load_settings(), str(home), "s")
+        assert observer.tokens_today(store) == 0
+    assert "did not run" in outcome["error"] and outcome["observations"] == []
+    assert "/nonexistent/claude did not run" in (home / "logs" / "mem-hooks.log").read_text()
