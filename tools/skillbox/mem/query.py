@@ -101,10 +101,23 @@ def inflections(word: str) -> tuple[str, ...]:
 
 
 def term_of(word: str, *, last: bool) -> Term:
+    if not word.isascii():
+        cjk = _cjk_expression()
+        if cjk is not None:  # Chinese, Japanese, Korean: substring matching is cjk.py's (the CJK index)
+            return Term(word, (cjk(word, prefix=last),))
     forms = [f'"{form}"' for form in inflections(word)]
     if last:  # typed left to right, the last word may be unfinished; the prefix covers the forms it starts
         forms = [f'"{word}"*'] + [f'"{form}"' for form in inflections(word) if not form.startswith(word)]
     return Term(word, tuple(forms))
+
+
+def _cjk_expression():
+    """cjk.term_expression where the CJK index exists (the memory-reach work), else None: quoted words as before."""
+    try:
+        from skillbox.mem.cjk import term_expression
+    except ImportError:
+        return None
+    return term_expression
 
 
 def query_terms(text: str) -> list[Term]:
