@@ -72,3 +72,10 @@ def test_stated_types_are_what_mem_add_documents():
     for name in obstypes.STATED:
         assert name in out
     assert obstypes.normalize("  ") == "note" and obstypes.normalize(" decision ") == "decision"
+
+
+def test_mem_add_rejects_a_type_not_in_the_table(home):
+    result = CliRunner().invoke(cli, ["mem", "add", "--type", "decison", "--title", "typo"])
+    assert result.exit_code == 2 and "decison" in result.output
+    ok = CliRunner().invoke(cli, ["mem", "add", "--type", "Gotcha", "--title", "WAL needs the -shm file"])
+    assert ok.exit_code == 0, ok.output

@@ -133,7 +133,13 @@ def get_cmd(ids, as_json) -> None:
 
 
 @mem.command("add")
-@click.option("--type", "type_", required=True, help=obstypes.stated_help())
+@click.option(
+    "--type",
+    "type_",
+    required=True,
+    type=click.Choice(obstypes.STATED, case_sensitive=False),
+    help="What kind of note: " + obstypes.stated_help() + ".",
+)
 @click.option("--title", required=True, help="One line: what was decided, found or done.")
 @click.option("--narrative", default="", help="The why: context, alternatives, consequences.")
 @click.option("--subtitle", default="", help="A short qualifier shown next to the title.")
