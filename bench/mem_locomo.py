@@ -11,7 +11,7 @@ question as one phrase (claude-mem's multi-word bug); shared/oracles.md quotes 0
 Nothing here is tuned on the questions: the search code under test is the product's, with its general rules.
 The data set's licence is not stated, so it is read at bench time from a cache folder and never committed.
 
-Run: python bench/mem_locomo.py [--data DIR] [--conversations N] [--no-embeddings]
+Run: python bench/mem_locomo.py [--data DIR] [--conversations N] [--json]
 DIR holds LoCoMo's unpacked zip (default $SKILLBOX_LOCOMO or /work/cache/locomo); get it with
 `git --git-dir=<mirror of snap-research/locomo> show HEAD:data/locomo10.zip > locomo10.zip && unzip locomo10.zip`.
 """
@@ -158,14 +158,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", default=os.environ.get("SKILLBOX_LOCOMO", "/work/cache/locomo"))
     parser.add_argument("--conversations", type=int, default=0, help="only the first N conversations")
-    parser.add_argument("--no-embeddings", action="store_true", help="lexical search only")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     conversations = load(Path(args.data))
     if args.conversations:
         conversations = conversations[: args.conversations]
-    if args.no_embeddings:
-        os.environ["SKILLBOX_MEM_EMBEDDINGS"] = "off"
     k_max = max(KS)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "memory.db"
