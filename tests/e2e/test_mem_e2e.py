@@ -87,3 +87,39 @@ def test_two_sessions_remember_and_forget_what_they_should(plugin_home, run_sess
     assert PRIVATE_MARKER not in json.dumps(requests)
     # Session 2's own turn is recorded too (the Stop hook is synchronous, so `claude -p` exiting cannot cut it).
     assert _query(db, "SELECT count(*) FROM summaries") == [(2,)]
+
+
+def test_reading_a_file_brings_back_its_decision_in_the_tool_result(fresh_plugin_home, run_session, fake_api, tmp_path):
+    """PostToolUse additionalContext, as the real client forwards it: the request after the Read carries it."""
+    project = tmp_path / "vault"
+    (project / ".git").mkdir(parents=True)
+    lockout = project / "lockout.py"
+    lockout.write_text("ATTEMPTS = {}\n")
+    launcher = fresh_plugin_home.install_path / "bin" / "skillbox"
+    env = {
+        "HOME": str(fresh_plugin_home.home),
+        "PATH": "/usr/bin:/bin",
+        "CLAUDE_PLUGIN_DATA": str(fresh_plugin_home.data_dir),
+    }
+    import subprocess
+
+    added = subprocess.run(
+        [str(launcher), "mem", "add", "--type", "decision", "--title", "Lockout attempts kept in a module dict",
+         "--narrative", "one web process, so Redis is not worth it yet", "--file", "lockout.py"],
+        cwd=project, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert added.returncode == 0, added.stderr
+
+    fake_api.script(ToolUse("Read", {"file_path": str(lockout)}), Text("It keeps attempts in a dict."))
+    result = run_session("Read lockout.py", home=fresh_plugin_home.home, cwd=project, args=("--allowedTools", "Read"))
+    assert result.returncode == 0, result.stderr
+    requests = [r for r in fake_api.message_requests() if "Read lockout.py" in json.dumps(r)]
+    after_read = [r for r in requests if "tool_result" in json.dumps(r)]
+    assert after_read, "the model never got the Read result"
+    before_read = json.dumps(requests[0], ensure_ascii=False)
+    sent = json.dumps(after_read[0], ensure_ascii=False)
+    # SessionStart already listed the decision; the file note arrives only with the Read's result.
+    assert "Memory about lockout.py" not in before_read
+    assert "Memory about lockout.py" in sent
+    note = sent[sent.index("Memory about lockout.py") :]
+    assert "Lockout attempts kept in a module dict" in note and "Redis is not worth it yet" in note

@@ -23,13 +23,26 @@ HOOK_EVENTS = {
 }
 
 
-def _mem_hooks():
+def _mem_hooks(*, capture: bool = True):
+    """The memory hooks: those that record an event (capture), or the one that only answers (file-context)."""
     config = json.loads((REPO / "hooks" / "hooks.json").read_text())
     for event, groups in config["hooks"].items():
         for group in groups:
             for hook in group["hooks"]:
-                if hook.get("args", [])[:2] == ["mem", "hook"]:
+                if hook.get("args", [])[:2] == ["mem", "hook"] and (hook["args"][2] != "file-context") == capture:
                     yield event, hook
+
+
+def test_the_file_context_hook_answers_file_tools_after_use():
+    from skillbox.mem.file_context import FILE_TOOLS
+
+    found = list(_mem_hooks(capture=False))
+    assert [event for event, _ in found] == ["PostToolUse"]
+    config = json.loads((REPO / "hooks" / "hooks.json").read_text())
+    group = next(g for g in config["hooks"]["PostToolUse"] if g["hooks"][0]["args"][2] == "file-context")
+    assert set(group["matcher"].split("|")) == set(FILE_TOOLS)
+    hook = found[0][1]
+    assert hook["command"] == "${CLAUDE_PLUGIN_ROOT}/bin/skillbox" and not hook.get("async") and hook["timeout"] <= 5
 
 
 def test_every_memory_event_has_one_exec_form_hook():

@@ -208,3 +208,51 @@ def test_many_shown_ids_are_still_excluded(store, monkeypatch):
     assert set(refs(result)[:4]) == {f"#{i}" for i in every}
     assert set(refs(result)[4:]) <= {f"#{i}" for i in some}
     assert len(set(refs(result))) == 6
+
+
+def test_question_words_do_not_have_to_match(store):
+    a = add(store, "Token refresh fails after expiry")
+    result = search(store, "why did the token refresh fail?")
+    assert refs(result) == [f"#{a}"]
+    assert result.hits[0].match == "all"
+
+
+def test_a_query_of_only_common_words_still_searches(store):
+    a = add(store, "What it is about")
+    assert refs(search(store, "what is it")) == [f"#{a}"]
+
+
+def test_inflections_of_a_word_match(store):
+    hike = add(store, "Went on a hike with the dog")
+    study = add(store, "Two studies of cache misses")
+    stop = add(store, "The worker stopped after the deploy")
+    assert refs(search(store, "hiking trip")) == [f"#{hike}"]
+    assert refs(search(store, "study results")) == [f"#{study}"]
+    assert refs(search(store, "stops worker")) == [f"#{stop}"]
+
+
+def test_rare_words_reach_past_the_rank_window(store, monkeypatch):
+    old = add(store, "Deadlock in the zanzibar loader")
+    newer = [add(store, f"Importer cleanup pass {i}") for i in range(8)]
+    full = refs(search(store, "zanzibar importer", limit=5))
+    monkeypatch.setattr("skillbox.mem.search.RANK_WINDOW", 3)
+    windowed = search(store, "zanzibar importer", limit=5)
+    assert refs(windowed)[0] == f"#{old}"
+    # Rows reached through a rare word are scored exactly as a window holding everything would score them.
+    assert refs(windowed) == full
+    assert set(refs(windowed)[1:]) <= {f"#{i}" for i in newer}
+
+
+def test_messages_in_chinese_by_setting_or_from_the_prompts(home, project_dir, monkeypatch):
+    from skillbox.mem.search import format_search
+
+    with open_store() as store:
+        assert format_search(search(store, "nothing")) == "No memory matches 'nothing'."
+        monkeypatch.setenv("SKILLBOX_MEM_LANGUAGE", "zh")
+        assert format_search(search(store, "nothing")) == "没有与 'nothing' 匹配的记忆。"
+        assert format_search(search(store, "")) == "还没有记忆。"
+    monkeypatch.setenv("SKILLBOX_MEM_LANGUAGE", "auto")
+    replay_session(project_dir, session="zh", prompt="请修复登录页面的错误")
+    monkeypatch.chdir(project_dir)
+    out = CliRunner().invoke(cli, ["mem", "search", "不存在的词"]).output
+    assert out.strip() == "没有与 '不存在的词' 匹配的记忆。"

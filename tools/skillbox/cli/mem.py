@@ -15,6 +15,7 @@ import click
 from skillbox.cli.mem_search_fast import SEARCH, run_search
 from skillbox.cli.option_table import click_params
 from skillbox.cli.root import LazyGroup
+from skillbox.mem import obstypes
 
 # Every integer option is bounded, so no number outside SQLite's integers reaches a query (the message is
 # click's one usage error instead of an OverflowError traceback).
@@ -71,9 +72,10 @@ def hook_cmd(event: str) -> None:
 def search_cmd(query, kinds, obs_types, project, since, until, file, concept, limit, as_json) -> None:
     """Search memory; prints one line per hit: `#id  date  type  title  ~tokens`.
 
-    Every word must match, in any order; the last word also matches as a prefix (auth -> authentication). If too
-    few records match every word, records matching some words follow. With no QUERY, lists the newest records
-    that pass the filters. Broad words rank the newest 300 matches of each kind.
+    Every word must match, in any order, in some inflection (hiking -> hike, hiked); words like "the", "when",
+    "did" are ignored; the last word also matches as a prefix (auth -> authentication). If too few records match
+    every word, records matching some words follow. With no QUERY, lists the newest records that pass the
+    filters. Broad words rank the newest 300 matches of each kind; rare words rank all of theirs.
     """
     click.echo(run_search(query, kinds, obs_types, project, since, until, file, concept, limit, as_json))
 
@@ -116,7 +118,11 @@ def get_cmd(ids, as_json) -> None:
 
 @mem.command("add")
 @click.option(
-    "--type", "type_", required=True, help="decision | bugfix | feature | refactor | change | discovery | note"
+    "--type",
+    "type_",
+    required=True,
+    type=click.Choice(obstypes.STATED, case_sensitive=False),
+    help="What kind of note: " + obstypes.stated_help() + ".",
 )
 @click.option("--title", required=True, help="One line: what was decided, found or done.")
 @click.option("--narrative", default="", help="The why: context, alternatives, consequences.")
@@ -157,19 +163,25 @@ def add_cmd(type_, title, narrative, subtitle, facts, concepts, files, project, 
 
 @mem.command("context")
 @click.option("--project", help="Project (default: the current directory's).")
-@click.option("--json", "as_json", is_flag=True, help="Print the SessionStart hook output JSON instead.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the SessionStart hook output JSON, plus `plan`: what went in (whole or trimmed), what was left out.",
+)
 def context_cmd(project, as_json) -> None:
     """Print exactly the memory block SessionStart injects for a project."""
-    from skillbox.mem.context import build_context
+    from skillbox.mem.context import plan_context
 
     settings = _settings()
     project = _current_project(project)
     with _store() as store:
-        text = build_context(store, project, settings)
+        plan = plan_context(store, project, settings)
     if as_json:
-        _echo_json({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}})
-    elif text:
-        click.echo(text)
+        hook = {"hookEventName": "SessionStart", "additionalContext": plan.text}
+        _echo_json({"hookSpecificOutput": hook, "plan": plan.to_dict()})
+    elif plan.text:
+        click.echo(plan.text)
 
 
 @mem.command("export")
@@ -274,6 +286,114 @@ def prune_cmd(older_than, events_older_than, max_mb, project, vacuum, dry_run, q
     deleted = ", ".join(f"{n} {k}" for k, n in report.deleted.items()) or "nothing"
     verb = "would delete" if dry_run else "deleted"
     click.echo(f"{verb} {deleted}; {report.bytes_before / 1e6:.1f} MB -> {report.bytes_after / 1e6:.1f} MB")
+
+
+@mem.group("observer", invoke_without_command=True)
+@click.pass_context
+def observer_group(ctx) -> None:
+    """Opt-in observer: after a session ends, a small model writes why-notes (decision, bugfix, discovery, gotcha).
+
+    `on` / `off` switch it; `status` shows the model and today's tokens against the daily cap. It runs headless
+    `claude -p` once per session end, detached, with no tools and memory hooks disabled.
+    """
+    if ctx.invoked_subcommand is None:
+        ctx.invoke(observer_status)
+
+
+def _observer_report(as_json: bool) -> None:
+    from skillbox.mem import observer
+    from skillbox.mem.i18n import detect_language, message
+    from skillbox.mem.settings import skillbox_home
+
+    settings = _settings()
+    with _store() as store:
+        info = observer.status(store, settings, skillbox_home())
+        language = detect_language(store, None, settings)
+    if as_json:
+        _echo_json(info)
+        return
+    if info["enabled"]:
+        click.echo(message(language, "observer.on", model=info["model"], cap=info["daily_token_cap"]))
+    else:
+        click.echo(message(language, "observer.off"))
+    click.echo(
+        f"tokens today: {info['tokens_today']:,} of {info['daily_token_cap']:,}; "
+        f"digest cap {info['digest_char_cap']:,} chars; command: {' '.join(info['command'])}"
+    )
+    if info["last_run"]:
+        click.echo(f"last run: {info['last_run']}")
+
+
+@observer_group.command("on")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def observer_on(as_json) -> None:
+    """Turn the observer on."""
+    from skillbox.mem import observer
+    from skillbox.mem.settings import skillbox_home
+
+    observer.switch(skillbox_home(), True)
+    _observer_report(as_json)
+
+
+@observer_group.command("off")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def observer_off(as_json) -> None:
+    """Turn the observer off."""
+    from skillbox.mem import observer
+    from skillbox.mem.settings import skillbox_home
+
+    observer.switch(skillbox_home(), False)
+    _observer_report(as_json)
+
+
+@observer_group.command("status")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def observer_status(as_json=False) -> None:
+    """On or off, the model, and today's tokens against the daily cap."""
+    _observer_report(as_json)
+
+
+@observer_group.command("run", hidden=True)
+@click.argument("session_id")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def observer_run(session_id, as_json) -> None:
+    """Observe one ended session now (SessionEnd starts this detached when the observer is on)."""
+    from skillbox.mem import observer
+    from skillbox.mem.settings import skillbox_home
+
+    with _store() as store:
+        outcome = observer.run(store, _settings(), skillbox_home(), session_id)
+    if as_json:
+        _echo_json(outcome)
+    elif "skipped" in outcome:
+        click.echo(f"skipped: {outcome['skipped']}")
+    else:
+        click.echo(f"observer added {len(outcome['observations'])} observations, {outcome['tokens']:,} tokens")
+
+
+@mem.command("viewer")
+@click.option("--port", default=0, type=click.IntRange(0, 65535), help="Port on 127.0.0.1 (default: a free one).")
+@click.option("--language", type=click.Choice(["en", "zh"]), default=None, help="Page language (default: setting).")
+def viewer_cmd(port, language) -> None:
+    """Browse memory in a local read-only web page: live feed, search, sessions, full records (Ctrl-C stops)."""
+    from skillbox.errors import NotFoundError
+    from skillbox.mem.settings import db_path
+    from skillbox.mem.viewer import make_server
+
+    path = db_path()
+    if not os.path.exists(path):
+        raise NotFoundError(f"no memory database at {path}", hint="hooks create it on first use")
+    try:
+        server = make_server(path, port, language, _settings())
+    except OSError as err:
+        raise click.UsageError(f"cannot listen on 127.0.0.1:{port}: {err.strerror or err}") from None
+    click.echo(f"skillbox memory viewer: http://127.0.0.1:{server.server_address[1]}/  (read-only; Ctrl-C stops)")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
 
 
 @mem.command("summarize", hidden=True)

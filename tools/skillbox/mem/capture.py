@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from skillbox.mem import observe
+from skillbox.mem import observe, obstypes
 from skillbox.mem.privacy import Scrubber, elide
 from skillbox.mem.project import Project, is_excluded, resolve_project
 from skillbox.mem.settings import MemSettings
@@ -434,7 +434,7 @@ def record_observation(
     """An observation the agent (or a summarizer) states itself; it crosses the same privacy boundary."""
     scrubber = Scrubber(redact=settings.redact_secrets)
     obs = observe.Observation(
-        type=scrubber.text(type).strip() or "note",
+        type=obstypes.normalize(scrubber.text(type)),
         title=scrubber.text(title).strip(),
         subtitle=scrubber.text(subtitle).strip(),
         facts=[f for f in (scrubber.text(x).strip() for x in facts or []) if f],

@@ -21,9 +21,11 @@ import time
 MAX_PAYLOAD_BYTES = 64 * 1024 * 1024
 # A hook slower than this leaves a line in the log, so "memory makes Claude slow" can be checked, not guessed.
 SLOW_HOOK_SECONDS = 1.0
+FILE_CONTEXT_EVENT = "file-context"
 USAGE = (
     "usage: skillbox mem hook EVENT < payload.json\n"
     "  EVENT: session-start | user-prompt-submit | post-tool-use | post-tool-use-failure | stop | session-end\n"
+    "         | file-context (PostToolUse on Read/Edit/Write: earlier memory about the file, as additionalContext)\n"
     "  skillbox mem hook drain   stores events spooled while the database could not be written\n"
 )
 # Seconds between two background drains started by hooks (one is enough while a migration runs).
@@ -124,6 +126,10 @@ def run(event: str, raw: bytes) -> str | None:
     Raises ValueError for a payload that can never be stored, and whatever else goes wrong that spooling could
     not absorb (the caller logs it and fails open).
     """
+    if event == FILE_CONTEXT_EVENT:  # PostToolUse on a file tool: earlier memory about it, nothing stored
+        from skillbox.mem.file_context import run_hook
+
+        return run_hook(raw)
     from skillbox.mem import spool
     from skillbox.mem.settings import load_settings, skillbox_home
     from skillbox.mem.store import MigrationPendingError, is_busy, is_damage, quarantine

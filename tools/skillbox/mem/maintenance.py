@@ -191,6 +191,8 @@ def spawn_detached(args: list[str]) -> None:
 def after_session_end(store: Store, settings: MemSettings, session_id: str) -> None:
     if settings.summarizer_command:
         spawn_detached(["mem", "summarize", session_id])
+    if settings.observer:
+        spawn_detached(["mem", "observer", "run", session_id])  # detached: SessionEnd never waits for a model
     if settings.auto_prune and prune_due(store, settings):
         # Mark first so parallel session ends don't all start a pruner.
         store.write(lambda: store.meta_set("last_prune", now_iso()))

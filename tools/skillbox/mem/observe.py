@@ -19,19 +19,8 @@ try:  # the C module behind hashlib.blake2b; importing hashlib itself costs the 
 except ImportError:  # pragma: no cover - other Python builds
     from hashlib import blake2b
 
-# Observation types, most important first (context.py ranks by this order).
-TYPES = (
-    "decision",
-    "bugfix",
-    "feature",
-    "refactor",
-    "change",
-    "discovery",
-    "note",
-    "command",
-    "search",
-    "fetch",
-)
+# Tools whose calls change a file; the bugfix rule and turn summaries look for these too.
+EDIT_TOOLS = ("Edit", "MultiEdit", "Write", "NotebookEdit")
 
 # Patterns are compiled on first use (`re` caches them): compiling all of them at import would cost every hook
 # process several milliseconds, and most events need one or none.
@@ -129,126 +118,168 @@ def _as_dict(value) -> dict:
     return value if isinstance(value, dict) else {}
 
 
+class ToolCall:
+    """One tool event as the per-tool rules see it: decoded input and response, outcome, the project root."""
+
+    __slots__ = ("error", "inp", "ok", "raw_response", "rel", "resp", "root")
+
+    def __init__(self, tool_input, tool_response, ok: bool, error: str | None, root: str | None):
+        self.inp = _as_dict(tool_input)
+        self.resp = _as_dict(tool_response)
+        self.raw_response = tool_response
+        self.ok = ok
+        self.error = error
+        self.root = root
+        path = str(self.inp.get("file_path") or self.inp.get("notebook_path") or self.inp.get("path") or "")
+        self.rel = display_path(path, root)
+
+
+def _file_change(rel: str, title: str, subtitle: str, facts: list[str] | None = None) -> Observation:
+    return Observation("change", title, subtitle=subtitle, facts=facts, concepts=["what-changed"], files_modified=[rel])
+
+
+def _on_write(call: ToolCall) -> Observation | None:
+    if not call.rel:
+        return None
+    content = str(call.inp.get("content") or "")
+    return _file_change(call.rel, f"Wrote {call.rel}", f"{_lines(content)} lines", _definitions(content))
+
+
+def _on_multi_edit(call: ToolCall) -> Observation | None:
+    if not call.rel:
+        return None
+    edits = [e for e in call.inp.get("edits") or [] if isinstance(e, dict)]
+    new = "\n".join(str(e.get("new_string") or "") for e in edits)
+    facts = _definitions(new) + [f"now: {short(str(e.get('new_string') or ''), 100)}" for e in edits[:3]]
+    return _file_change(call.rel, f"Edited {call.rel}", f"{len(edits)} edits", facts)
+
+
+def _on_notebook_edit(call: ToolCall) -> Observation | None:
+    if not call.rel:
+        return None
+    return _file_change(call.rel, f"Edited notebook {call.rel}", str(call.inp.get("edit_mode") or "replace"))
+
+
+def _on_edit(call: ToolCall) -> Observation | None:
+    if not call.rel:
+        return None
+    old, new = str(call.inp.get("old_string") or ""), str(call.inp.get("new_string") or "")
+    subtitle = f"-{_lines(old)} +{_lines(new)} lines" + (" (all occurrences)" if call.inp.get("replace_all") else "")
+    facts = [*_definitions(new), f"was: {short(old, 100)}", f"now: {short(new, 100)}"]
+    return _file_change(call.rel, f"Edited {call.rel}", subtitle, facts)
+
+
+def _on_read(call: ToolCall) -> Observation | None:
+    if not call.rel:
+        return None
+    return Observation("discovery", f"Read {call.rel}", concepts=["how-it-works"], files_read=[call.rel])
+
+
+def _on_bash(call: ToolCall) -> Observation | None:
+    inp, resp = call.inp, call.resp
+    command = str(inp.get("command") or "").strip()
+    if not command:
+        return None
+    test = is_test_command(command)
+    interrupted = bool(resp.get("interrupted"))
+    passed = call.ok and not interrupted
+    code = exit_code(call.error)
+    if passed:
+        outcome = "passed" if test else "ok"
+    else:
+        outcome = "interrupted" if interrupted else f"failed (exit {code})" if code is not None else "failed"
+    output = resp.get("stdout") or resp.get("stderr") or call.error or ""
+    description = str(inp.get("description") or "")
+    if test:
+        return Observation(
+            "command",
+            f"Tests {outcome}: {short(command, 90)}",
+            subtitle=short(description, 80),
+            facts=_tail_lines(output),
+            concepts=["testing"],
+        )
+    return Observation(
+        "command",
+        f"Ran: {short(command, 90)}",
+        subtitle=outcome,
+        facts=_tail_lines(output),
+        narrative=short(description, 200),
+    )
+
+
+def _on_code_search(verb: str):
+    def observe(call: ToolCall) -> Observation | None:
+        pattern = str(call.inp.get("pattern") or "")
+        if not pattern:
+            return None
+        where = display_path(str(call.inp.get("path") or ""), call.root) or str(call.inp.get("glob") or "")
+        facts = []
+        count = call.resp.get("numFiles", call.resp.get("numMatches"))
+        if isinstance(count, int):
+            facts.append(f"{count} files" if "numFiles" in call.resp else f"{count} matches")
+        return Observation("search", f'{verb} "{short(pattern, 70)}"', subtitle=where, facts=facts)
+
+    return observe
+
+
+def _on_web_search(call: ToolCall) -> Observation | None:
+    query = str(call.inp.get("query") or "")
+    return Observation("search", f'Web search: "{short(query, 80)}"', concepts=["research"]) if query else None
+
+
+def _on_web_fetch(call: ToolCall) -> Observation | None:
+    url = str(call.inp.get("url") or "")
+    if not url:
+        return None
+    raw = call.raw_response
+    result = call.resp.get("result") if call.resp else raw if isinstance(raw, str) else ""
+    return Observation(
+        "fetch",
+        f"Fetched {short(url, 100)}",
+        subtitle=short(str(call.inp.get("prompt") or ""), 120),
+        narrative=short(str(result or ""), 400),
+        concepts=["research"],
+    )
+
+
+def _on_subagent(call: ToolCall) -> Observation | None:
+    description = str(call.inp.get("description") or "")
+    if not description:
+        return None
+    return Observation(
+        "discovery",
+        f"Subagent: {short(description, 80)}",
+        subtitle=str(call.inp.get("subagent_type") or ""),
+        narrative=short(str(call.inp.get("prompt") or ""), 300),
+    )
+
+
+# tool name -> the rule that turns one of its calls into an observation (or None). A tool not listed here says
+# nothing worth remembering; a new tool is one row and one small function.
+TOOL_RULES = {
+    "Write": _on_write,
+    "MultiEdit": _on_multi_edit,
+    "NotebookEdit": _on_notebook_edit,
+    "Edit": _on_edit,
+    "Read": _on_read,
+    "Bash": _on_bash,
+    "Grep": _on_code_search("Searched code for"),
+    "Glob": _on_code_search("Listed files matching"),
+    "WebSearch": _on_web_search,
+    "WebFetch": _on_web_fetch,
+    "Task": _on_subagent,
+    "Agent": _on_subagent,
+}
+
+
 def observe_event(
     tool_name: str, tool_input, tool_response, *, ok: bool, error: str | None, root: str | None
 ) -> Observation | None:
     """The observation one tool call stands for, or None when it says nothing worth remembering."""
-    inp = _as_dict(tool_input)
-    resp = _as_dict(tool_response)
-    name = tool_name or ""
-    path = str(inp.get("file_path") or inp.get("notebook_path") or inp.get("path") or "")
-    rel = display_path(path, root)
-
-    if name in ("Edit", "MultiEdit", "Write", "NotebookEdit"):
-        if not rel:
-            return None
-        if name == "Write":
-            content = str(inp.get("content") or "")
-            return Observation(
-                "change",
-                f"Wrote {rel}",
-                subtitle=f"{_lines(content)} lines",
-                facts=_definitions(content),
-                concepts=["what-changed"],
-                files_modified=[rel],
-            )
-        if name == "MultiEdit":
-            edits = [e for e in inp.get("edits") or [] if isinstance(e, dict)]
-            new = "\n".join(str(e.get("new_string") or "") for e in edits)
-            return Observation(
-                "change",
-                f"Edited {rel}",
-                subtitle=f"{len(edits)} edits",
-                facts=_definitions(new) + [f"now: {short(str(e.get('new_string') or ''), 100)}" for e in edits[:3]],
-                concepts=["what-changed"],
-                files_modified=[rel],
-            )
-        if name == "NotebookEdit":
-            return Observation(
-                "change",
-                f"Edited notebook {rel}",
-                subtitle=str(inp.get("edit_mode") or "replace"),
-                concepts=["what-changed"],
-                files_modified=[rel],
-            )
-        old, new = str(inp.get("old_string") or ""), str(inp.get("new_string") or "")
-        return Observation(
-            "change",
-            f"Edited {rel}",
-            subtitle=f"-{_lines(old)} +{_lines(new)} lines" + (" (all occurrences)" if inp.get("replace_all") else ""),
-            facts=[*_definitions(new), f"was: {short(old, 100)}", f"now: {short(new, 100)}"],
-            concepts=["what-changed"],
-            files_modified=[rel],
-        )
-
-    if name == "Read":
-        if not rel:
-            return None
-        return Observation("discovery", f"Read {rel}", concepts=["how-it-works"], files_read=[rel])
-
-    if name == "Bash":
-        command = str(inp.get("command") or "").strip()
-        if not command:
-            return None
-        test = is_test_command(command)
-        interrupted = bool(resp.get("interrupted"))
-        passed = ok and not interrupted
-        code = exit_code(error)
-        if passed:
-            outcome = "passed" if test else "ok"
-        else:
-            outcome = "interrupted" if interrupted else f"failed (exit {code})" if code is not None else "failed"
-        output = resp.get("stdout") or resp.get("stderr") or error or ""
-        kind = "Tests" if test else "Ran"
-        return Observation(
-            "command",
-            f"{kind} {outcome}: {short(command, 90)}" if test else f"Ran: {short(command, 90)}",
-            subtitle=outcome if not test else short(str(inp.get("description") or ""), 80),
-            facts=_tail_lines(output),
-            narrative=short(str(inp.get("description") or ""), 200) if not test else "",
-            concepts=["testing"] if test else [],
-        )
-
-    if name in ("Grep", "Glob"):
-        pattern = str(inp.get("pattern") or "")
-        if not pattern:
-            return None
-        where = display_path(str(inp.get("path") or ""), root) or str(inp.get("glob") or "")
-        facts = []
-        count = resp.get("numFiles", resp.get("numMatches"))
-        if isinstance(count, int):
-            facts.append(f"{count} files" if "numFiles" in resp else f"{count} matches")
-        verb = "Searched code for" if name == "Grep" else "Listed files matching"
-        return Observation("search", f'{verb} "{short(pattern, 70)}"', subtitle=where, facts=facts)
-
-    if name == "WebSearch":
-        query = str(inp.get("query") or "")
-        return Observation("search", f'Web search: "{short(query, 80)}"', concepts=["research"]) if query else None
-
-    if name == "WebFetch":
-        url = str(inp.get("url") or "")
-        if not url:
-            return None
-        result = resp.get("result") if resp else tool_response if isinstance(tool_response, str) else ""
-        return Observation(
-            "fetch",
-            f"Fetched {short(url, 100)}",
-            subtitle=short(str(inp.get("prompt") or ""), 120),
-            narrative=short(str(result or ""), 400),
-            concepts=["research"],
-        )
-
-    if name in ("Task", "Agent"):
-        description = str(inp.get("description") or "")
-        if not description:
-            return None
-        return Observation(
-            "discovery",
-            f"Subagent: {short(description, 80)}",
-            subtitle=str(inp.get("subagent_type") or ""),
-            narrative=short(str(inp.get("prompt") or ""), 300),
-        )
-    return None
+    rule = TOOL_RULES.get(tool_name or "")
+    if rule is None:
+        return None
+    return rule(ToolCall(tool_input, tool_response, ok, error, root))
 
 
 def detect_bugfix(
@@ -276,8 +307,8 @@ def detect_bugfix(
         return None
     edits = conn.execute(
         "SELECT tool_input FROM events WHERE session_id = ? AND id > ? AND id < ? "
-        "AND tool_name IN ('Edit', 'MultiEdit', 'Write', 'NotebookEdit') ORDER BY id",
-        (session_id, failed_at, event_id),
+        f"AND tool_name IN ({','.join('?' * len(EDIT_TOOLS))}) ORDER BY id",
+        (session_id, failed_at, event_id, *EDIT_TOOLS),
     ).fetchall()
     files: list[str] = []
     for row in edits:
@@ -320,7 +351,7 @@ def summarize_turn(prompt: str | None, events: list[sqlite3.Row], last_message: 
         path = display_path(str(inp.get("file_path") or inp.get("notebook_path") or ""), root)
         if name == "Read" and path and path not in read:
             read.append(path)
-        elif name in ("Edit", "MultiEdit", "Write", "NotebookEdit") and path and path not in edited:
+        elif name in EDIT_TOOLS and path and path not in edited:
             edited.append(path)
         elif name in ("Grep", "Glob", "WebSearch") and (inp.get("pattern") or inp.get("query")):
             searched.append(f'"{short(str(inp.get("pattern") or inp.get("query")), 40)}"')

@@ -4,10 +4,12 @@ These mirror claude-mem's three MCP tools so its progressive-disclosure workflow
 (~15 tokens a line), look around the interesting hit, then fetch only the records worth reading.
 
 Search fixes claude-mem's multi-word failure (the whole query was matched as one phrase): the query is split into
-terms; rows holding every term, in any order, rank first by bm25 with column weights (title > subtitle > facts >
-narrative); when those run out, rows holding any term fill the rest of the page. The last term is matched as a
-prefix (`auth` finds "authentication", `refresh tok` finds "token refresh"); the others are exact, because
-prefix expansion costs FTS5 several times more than an exact term and a query is typed left to right.
+terms (query.py: function words dropped, each word OR-ed with its inflections); rows holding every term, in any
+order, rank first by bm25 with column weights (title > subtitle > facts > narrative); when those run out, rows
+holding any term fill the rest of the page. The last term is also matched as a prefix (`auth` finds
+"authentication"). Broad terms would make bm25 score tens of thousands of rows, so only the newest matches are
+ranked (RANK_WINDOW) — plus every row of a rare term, however old, because a rare word (a name, an error code)
+is usually the point of the question.
 Observations, turn summaries and prompts are searched alike and told apart by their reference: `#12`, `S3`, `P7`.
 """
 
@@ -20,9 +22,12 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 
 from skillbox.errors import NotFoundError, UsageError
+from skillbox.mem.query import Term, query_terms
+from skillbox.mem.query import expression as query_expression
 from skillbox.mem.store import Store, now_iso
 
 KIND_PREFIX = {"observation": "#", "summary": "S", "prompt": "P"}
+_KIND_TABLE = {"observation": "observations", "summary": "summaries", "prompt": "prompts"}
 KIND_ALIASES = {
     "observation": "observation",
     "observations": "observation",
@@ -40,6 +45,8 @@ KIND_ALIASES = {
 RANK_WINDOW = 300
 # Ids already shown are excluded inside SQL up to this many (SQLite caps bound parameters); beyond it, in Python.
 MAX_SQL_EXCLUDE = 500
+# A query term matching at most this many rows of a kind is rare: all of its rows are ranked, not only the newest.
+RARE_TERM_MATCHES = 200
 _TERM = re.compile(r"\w+", re.UNICODE)
 _REF = re.compile(r"^\s*(#|S|P)?(\d+)\s*$", re.I)
 _RELATIVE = re.compile(r"^(\d+)\s*([hdwm])$", re.I)
@@ -90,6 +97,7 @@ class Filters:
 class SearchResult:
     query: str
     hits: list[Hit] = field(default_factory=list)
+    language: str = "en"  # of the messages format_search prints (i18n.py)
 
     def to_dict(self) -> dict:
         return {"query": self.query, "count": len(self.hits), "results": [h.to_dict() for h in self.hits]}
@@ -258,15 +266,61 @@ def _kind_query(kind: str, filters: Filters) -> _KindQuery | None:
     return _KindQuery(table, alias, select, joins, where, params)
 
 
+def _present_forms(store: Store, table: str, terms: list) -> list:
+    """The terms with only the word forms that occur in `table` (one index lookup each); absent terms dropped.
+
+    A query word expands to a dozen inflections, most of which no record uses; bm25 would still visit each of them
+    for every candidate row. Prefix forms are kept unchecked: probing one costs as much as using it.
+    """
+    fts = f"{table}_fts"
+    kept = []
+    for term in terms:
+        forms = tuple(
+            form
+            for form in term.forms
+            if form.endswith("*")
+            or store.conn.execute(f"SELECT 1 FROM {fts} WHERE {fts} MATCH ? LIMIT 1", (form,)).fetchone()
+        )
+        if forms:
+            kept.append(Term(term.word, forms))
+    return kept
+
+
+def _rare_forms(store: Store, table: str, terms: list) -> str:
+    """An OR of the terms that match at most RARE_TERM_MATCHES rows of `table` (all kinds of filter aside), or "".
+
+    These are the words that say most about what is wanted (a name, a place, an error code); the newest-first
+    window alone would drop their older rows whenever a common word of the same query matches thousands.
+    """
+    fts = f"{table}_fts"
+    rare = []
+    for term in terms:
+        found = store.conn.execute(
+            f"SELECT count(*) FROM (SELECT 1 FROM {fts} WHERE {fts} MATCH ? LIMIT ?)",
+            (term.expression(), RARE_TERM_MATCHES + 1),
+        ).fetchone()[0]
+        if 0 < found <= RARE_TERM_MATCHES:
+            rare.append(term.expression())
+    return " OR ".join(rare)
+
+
 def _ranked(
-    store: Store, kind: str, filters: Filters, expression: str, limit: int, exclude: list[int] | tuple = ()
+    store: Store,
+    kind: str,
+    filters: Filters,
+    expression: str,
+    limit: int,
+    exclude: list[int] | tuple = (),
+    rare: list | tuple = (),
 ) -> list:
     """The best `limit` rows of one kind for an FTS expression, ranked by weighted bm25 (see RANK_WINDOW).
 
-    One statement, so FTS5 expands the prefix term and counts each term's documents (bm25's IDF) once: the inner
+    One statement, so FTS5 expands the prefix terms and counts each term's documents (bm25's IDF) once: the inner
     query walks the matches newest first, keeps the first RANK_WINDOW that pass the filters and are not in
     `exclude` (ids already shown), and scores only those; the outer one orders them and reads the display columns
     of the best `limit`. The window is never smaller than `limit`, so a large page still gets its full share.
+    With `rare` (the query's terms), every row of those that are rare (see `_rare_forms`) is scored too, however
+    old — looked up only when the window is full, i.e. when it may have missed some.
     """
     q = _kind_query(kind, filters)
     if q is None:
@@ -288,15 +342,64 @@ def _ranked(
         f"SELECT {fts}.rowid AS id, {fts}.rank AS score FROM {source} WHERE {' AND '.join(where)} "
         f"ORDER BY {fts}.rowid DESC LIMIT ?"
     )
-    sql = (
-        f"{q.select}, w.score AS score FROM ({window}) w JOIN {q.table} {q.alias} ON {q.alias}.id = w.id{q.joins} "
-        "ORDER BY w.score, w.id DESC LIMIT ?"
-    )
-    rows = store.conn.execute(sql, [*params, max(RANK_WINDOW, wanted), wanted]).fetchall()
+    if rare:
+        rows = _with_rare_rows(store, q, source, where, params, window, rare, max(RANK_WINDOW, wanted), wanted)
+    else:
+        sql = (
+            f"{q.select}, w.score AS score FROM ({window}) w JOIN {q.table} {q.alias} ON {q.alias}.id = w.id"
+            f"{q.joins} ORDER BY w.score, w.id DESC LIMIT ?"
+        )
+        rows = store.conn.execute(sql, [*params, max(RANK_WINDOW, wanted), wanted]).fetchall()
     if exclude:
         skip = set(exclude)
         rows = [row for row in rows if row["id"] not in skip][:limit]
     return rows
+
+
+def _with_rare_rows(store: Store, q, source: str, where: list, params: list, window: str, rare, size, wanted):
+    """The window's scores plus those of every row holding a rare term, all under the same bm25.
+
+    FTS5 cannot score an arbitrary id list cheaply, but two MATCH constraints on one index are ANDed and scored as
+    one query whose bm25 is the sum of both parts; the rare part's own score, subtracted, leaves the row's score
+    under the full expression, identical to what the window computes.
+    """
+    fts = f"{q.table}_fts"
+    conn = store.conn
+    scores = dict(conn.execute(window, [*params, size]).fetchall())
+    rare = _rare_forms(store, q.table, rare) if len(scores) >= size else ""
+    if not rare:
+        both = []  # the window already holds every match, or no term is rare
+    else:
+        # Only rows older than the window's oldest are missing from it.
+        where = [*where, f"{fts}.rowid < ?"]
+        params = [*params, min(scores)]
+        cap = RARE_TERM_MATCHES * (rare.count(" OR ") + 1)
+        both = conn.execute(
+            f"SELECT {fts}.rowid, {fts}.rank FROM {source} WHERE {' AND '.join([f'{fts} MATCH ?', *where])} LIMIT ?",
+            [rare, *params, cap],
+        ).fetchall()
+    if both:
+        rest, rest_params = where[1:], params[1:]
+        alone = dict(
+            conn.execute(
+                f"SELECT {fts}.rowid, {fts}.rank FROM {source} WHERE {' AND '.join([f'{fts} MATCH ?', *rest])} LIMIT ?",
+                [rare, *rest_params, cap],
+            ).fetchall()
+        )
+        for ident, score in both:
+            if ident not in scores and ident in alone:
+                scores[ident] = score - alone[ident]
+    best = sorted(scores.items(), key=lambda item: (item[1], -item[0]))[:wanted]
+    if not best:
+        return []
+    found = {
+        row["id"]: row
+        for row in conn.execute(
+            f"{q.select} FROM {q.table} {q.alias}{q.joins} WHERE {q.alias}.id IN ({','.join('?' * len(best))})",
+            [ident for ident, _ in best],
+        )
+    }
+    return [dict(found[ident], score=score) for ident, score in best if ident in found]
 
 
 def _row_hit(row, match: str) -> Hit:
@@ -335,24 +438,34 @@ def search(store: Store, query: str = "", filters: Filters | None = None, *, lim
             ).fetchall()
         rows.sort(key=lambda r: (r["created_at"], r["id"]), reverse=True)
         result.hits = [_row_hit(r, "") for r in rows[:limit]]
+        if not result.hits:
+            result.language = _language(store, filters.project)
         return result
 
     # Rows with every term first; only if they leave the page short, rows with some term fill the missing slots.
     # A row's bm25 is the same under AND and OR (it sums over the query's terms), so the two groups rank alike.
     shown: dict[str, list[int]] = {}
-    modes = [("all", "AND")] + ([("any", "OR")] if len(terms) > 1 else [])
+    wanted = query_terms(query)
+    present = {kind: _present_forms(store, _KIND_TABLE[kind], wanted) for kind in filters.kinds}
+    modes = [("all", "AND")] + ([("any", "OR")] if len(wanted) > 1 else [])
     for mode, operator in modes:
         missing = limit - len(result.hits)
-        expression = match_expression(terms, operator)
         rows = []
         for kind in filters.kinds:
-            rows += _ranked(store, kind, filters, expression, missing, shown.get(kind, ()))
+            terms = present[kind]
+            if not terms or (operator == "AND" and len(terms) < len(wanted)):
+                continue  # no record of this kind has some word (AND) or any word (OR)
+            expression = query_expression(terms, operator)
+            rare = terms if operator == "OR" else ()
+            rows += _ranked(store, kind, filters, expression, missing, shown.get(kind, ()), rare)
         rows.sort(key=lambda r: r["score"])
         for row in rows[:missing]:
             shown.setdefault(row["kind"], []).append(row["id"])
             result.hits.append(_row_hit(row, mode))
         if len(result.hits) >= limit:
             break
+    if not result.hits or any(hit.match == "any" for hit in result.hits):
+        result.language = _language(store, filters.project)  # only then does format_search print a message
     return result
 
 
@@ -494,15 +607,30 @@ def index_line(hit: Hit, *, marker: str = "") -> str:
     return f"{hit.ref:<7} {when}  {hit.type:<9} {hit.title}  ~{hit.tokens}{marker}"
 
 
+def _language(store: Store, project: str | None) -> str:
+    """The messages' language: the `language` setting, or what the project's recent prompts are written in."""
+    from skillbox.errors import ConfigError
+    from skillbox.mem.i18n import detect_language
+    from skillbox.mem.settings import load_settings
+
+    try:
+        return detect_language(store, project, load_settings(create=False))
+    except (ConfigError, OSError):
+        return "en"
+
+
 def format_search(result: SearchResult) -> str:
+    from skillbox.mem.i18n import message
+
+    say = result.language
     if not result.hits:
-        return f"No memory matches {result.query!r}." if result.query else "No memory yet."
+        return message(say, "search.none", query=result.query) if result.query else message(say, "search.empty")
     lines = [index_line(h) for h in result.hits]
     partial = sum(1 for h in result.hits if h.match == "any")
     if partial and partial < len(result.hits):
-        lines.append(f"({len(result.hits) - partial} matched every word; {partial} matched some)")
+        lines.append(message(say, "search.partial", full=len(result.hits) - partial, partial=partial))
     elif partial:
-        lines.append("(no record has every word; these match some)")
+        lines.append(message(say, "search.only_partial"))
     return "\n".join(lines)
 
 

@@ -66,6 +66,17 @@ SETTINGS: dict[str, tuple[object, str]] = {
     "redact_secrets": (True, "replace API keys, tokens, private keys and URL passwords with [REDACTED]"),
     "summarizer_command": ([], "optional command run once per session end with the session JSON on stdin; [] = off"),
     "summarizer_timeout": (120, "seconds the summarizer command may run"),
+    "language": ("auto", "en | zh | auto: wording of context headings, the viewer and mem messages"),
+    "observer": (False, "opt-in: after each session ends, a small model writes decision/bugfix/discovery/gotcha notes"),
+    "observer_model": ("haiku", "model the observer asks for (`claude --model`)"),
+    "observer_command": (["claude"], "the Claude Code CLI the observer runs headless (`claude -p`)"),
+    "observer_daily_tokens": (30000, "hard cap: an observer run that could pass this many tokens today does not start"),
+    "observer_digest_chars": (12000, "a session digest sent to the observer is cut to this many characters"),
+    "observer_timeout": (180, "seconds one observer run may take"),
+    "file_context_max_tokens": (
+        150,
+        "budget of the earlier observations about a file shown after the agent reads or edits it (0 = off)",
+    ),
 }
 
 
@@ -86,6 +97,14 @@ class MemSettings:
     redact_secrets: bool
     summarizer_command: list[str]
     summarizer_timeout: int
+    language: str
+    observer: bool
+    observer_model: str
+    observer_command: list[str]
+    observer_daily_tokens: int
+    observer_digest_chars: int
+    observer_timeout: int
+    file_context_max_tokens: int
 
     def __init__(self, **values):
         for name, (default, _doc) in SETTINGS.items():
@@ -105,6 +124,9 @@ def _coerce(name: str, default, value, origin: str):
             return value
         if isinstance(value, str) and value.strip().lower() in ("1", "true", "yes", "on", "0", "false", "no", "off"):
             return value.strip().lower() in ("1", "true", "yes", "on")
+    elif isinstance(default, str):
+        if isinstance(value, str):
+            return value.strip()
     elif isinstance(default, int):
         if isinstance(value, int) and not isinstance(value, bool):
             return value
@@ -156,6 +178,25 @@ def load_settings(home: str | os.PathLike | None = None, *, create: bool = True)
         if env_value is not None:
             setattr(settings, name, _coerce(name, default, env_value, f"SKILLBOX_MEM_{name.upper()}"))
     return settings
+
+
+def set_setting(home: str | os.PathLike | None, name: str, value) -> None:
+    """Change one key of settings.json (other keys kept as the user wrote them); written atomically."""
+    if name not in SETTINGS:
+        raise ConfigError(f"unknown setting {name!r}")
+    path = os.path.join(os.fspath(home or skillbox_home()), "settings.json")
+    load_settings(home)  # creates the file with every default, and rejects a broken one
+    with open(path, encoding="utf-8") as handle:
+        data = json.loads(handle.read() or "{}")
+    data[name] = _coerce(name, SETTINGS[name][0], value, path)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 def _write_defaults(path: str, defaults: dict) -> None:

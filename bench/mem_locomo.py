@@ -1,0 +1,217 @@
+"""Retrieval recall of `skillbox mem search` on LoCoMo, beside plain SQLite FTS5 baselines.
+
+LoCoMo (snap-research/locomo) has 10 long conversations and 1,986 questions, each with the ids of the dialog turns
+that hold its evidence, so recall@k needs no language model: every turn is stored as one memory record (an
+observation: text as title, speaker as subtitle, a shared image's caption as a fact, the session's date as its
+time), every question is asked with the conversation as the project filter, and a question is a hit when one of
+its evidence turns is among the top k results. The baselines index the same turns one row each in an FTS5 table
+with the porter stemmer and query it the three ways a naive memory does: terms OR-ed, AND-ed, and the whole
+question as one phrase (claude-mem's multi-word bug); shared/oracles.md quotes 0.680 / 0.082 / 0.001 at k=10.
+
+Nothing here is tuned on the questions: the search code under test is the product's, with its general rules.
+The data set's licence is not stated, so it is read at bench time from a cache folder and never committed.
+
+Run: python bench/mem_locomo.py [--data DIR] [--conversations N] [--json]
+DIR holds LoCoMo's unpacked zip (default $SKILLBOX_LOCOMO or /work/cache/locomo); get it with
+`git --git-dir=<mirror of snap-research/locomo> show HEAD:data/locomo10.zip > locomo10.zip && unzip locomo10.zip`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import glob
+import json
+import os
+import re
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tools"))
+
+from skillbox.mem import capture  # noqa: E402
+from skillbox.mem.observe import Observation  # noqa: E402
+from skillbox.mem.search import Filters, search  # noqa: E402
+from skillbox.mem.store import Store, now_iso  # noqa: E402
+
+ORACLE = {"fts5 OR (porter)": 0.680, "fts5 AND (porter)": 0.082, "fts5 phrase (porter)": 0.001}
+KS = (5, 10)
+_EVIDENCE = re.compile(r"D:?(\d+):(\d+)")
+_SESSION = re.compile(r"session_(\d+)")
+_WORD = re.compile(r"\w+")
+
+
+def load(data: Path) -> list[dict]:
+    files = sorted(glob.glob(str(data / "**" / "*.json"), recursive=True))
+    conversations = []
+    for name in files:
+        with open(name, encoding="utf-8") as handle:
+            doc = json.load(handle)
+        if isinstance(doc, list):  # data/locomo10.json: a list of samples with "conversation" and "qa"
+            conversations += [dict(c["conversation"], qa=c["qa"], sample_id=c.get("sample_id")) for c in doc]
+        elif isinstance(doc, dict) and "qa" in doc:
+            conversations.append(dict(doc, sample_id=Path(name).stem))
+    if not conversations:
+        sys.exit(f"no LoCoMo conversations under {data} (see this script's docstring)")
+    return conversations
+
+
+def turn_id(text: str) -> str | None:
+    match = _EVIDENCE.search(text)
+    return f"D{int(match.group(1))}:{int(match.group(2))}" if match else None
+
+
+def session_time(text: str | None) -> float:
+    """`1:56 pm on 8 May, 2023` -> epoch seconds (UTC); unknown formats sort as 2000-01-01."""
+    try:
+        return dt.datetime.strptime(text or "", "%I:%M %p on %d %B, %Y").replace(tzinfo=dt.UTC).timestamp()
+    except ValueError:
+        return 946684800.0
+
+
+def turns_of(conversation: dict):
+    """(dia_id, speaker, text, caption, epoch) for every turn, in order."""
+    sessions = sorted(
+        (int(m.group(1)), key) for key in conversation if (m := _SESSION.fullmatch(key)) and conversation[key]
+    )
+    for _number, key in sessions:
+        start = session_time(conversation.get(f"{key}_date_time"))
+        for index, turn in enumerate(conversation[key]):
+            ident = turn_id(str(turn.get("dia_id") or ""))
+            if ident:
+                yield (
+                    ident,
+                    str(turn.get("speaker") or ""),
+                    str(turn.get("text") or ""),
+                    turn.get("blip_caption"),
+                    (start + index * 30),
+                )
+
+
+def questions_of(conversation: dict) -> list[tuple[str, set[str], object]]:
+    out = []
+    for qa in conversation["qa"]:
+        evidence = {f"D{int(a)}:{int(b)}" for item in qa.get("evidence") or [] for a, b in _EVIDENCE.findall(item)}
+        if evidence:
+            out.append((str(qa["question"]), evidence, qa.get("category")))
+    return out
+
+
+def build(conversations: list[dict], path: Path) -> tuple[dict[int, str], sqlite3.Connection]:
+    """The memory store (one project per conversation) and the FTS5 porter baseline over the same turns."""
+    ids: dict[int, str] = {}
+    baseline = sqlite3.connect(":memory:")
+    baseline.execute("CREATE VIRTUAL TABLE turns USING fts5(conv UNINDEXED, dia UNINDEXED, body, tokenize='porter')")
+    with Store(path) as store:
+
+        def fill() -> None:
+            conn = store.conn
+            for conv in conversations:
+                project = f"locomo-{conv['sample_id']}"
+                session = f"{project}-s"
+                conn.execute(
+                    "INSERT INTO sessions (session_id, project, started_at) VALUES (?, ?, ?)",
+                    (session, project, now_iso(0)),
+                )
+                for ident, speaker, text, caption, epoch in turns_of(conv):
+                    obs = Observation(
+                        "note",
+                        text,
+                        subtitle=speaker,
+                        facts=[f"shared a photo: {caption}"] if caption else [],
+                    )
+                    row = capture.insert_observation(
+                        conn,
+                        obs,
+                        session_id=session,
+                        project=project,
+                        prompt_number=None,
+                        origin="locomo",
+                        created_at=now_iso(epoch),
+                    )
+                    ids[row] = f"{project}/{ident}"
+                    body = " ".join(filter(None, [speaker, text, caption]))
+                    baseline.execute("INSERT INTO turns VALUES (?, ?, ?)", (project, ident, body))
+
+        store.write(fill)
+    return ids, baseline
+
+
+def baseline_hits(baseline: sqlite3.Connection, project: str, question: str, mode: str, k: int) -> list[str]:
+    words = [w for w in _WORD.findall(question.lower()) if w]
+    if not words:
+        return []
+    quoted = [f'"{w}"' for w in words]
+    expression = '"' + " ".join(words) + '"' if mode == "phrase" else f" {mode} ".join(quoted)
+    rows = baseline.execute(
+        "SELECT dia FROM turns WHERE turns MATCH ? AND conv = ? ORDER BY rank LIMIT ?", (expression, project, k)
+    ).fetchall()
+    return [f"{project}/{r[0]}" for r in rows]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", default=os.environ.get("SKILLBOX_LOCOMO", "/work/cache/locomo"))
+    parser.add_argument("--conversations", type=int, default=0, help="only the first N conversations")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args()
+    conversations = load(Path(args.data))
+    if args.conversations:
+        conversations = conversations[: args.conversations]
+    k_max = max(KS)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "memory.db"
+        ids, baseline = build(conversations, path)
+        methods = ["skillbox mem search", *ORACLE]
+        hits = {m: dict.fromkeys(KS, 0) for m in methods}
+        by_category: dict[object, list[int]] = {}
+        latencies: list[float] = []
+        total = 0
+        with Store(path) as store:
+            for conv in conversations:
+                project = f"locomo-{conv['sample_id']}"
+                filters = Filters(kinds=("observation",), project=project)
+                for question, evidence, category in questions_of(conv):
+                    total += 1
+                    wanted = {f"{project}/{e}" for e in evidence}
+                    started = time.perf_counter()
+                    result = search(store, question, filters, limit=k_max)
+                    latencies.append((time.perf_counter() - started) * 1000)
+                    ranked = {"skillbox mem search": [ids.get(h.id) for h in result.hits]}
+                    for name, mode in zip(ORACLE, ("OR", "AND", "phrase"), strict=True):
+                        ranked[name] = baseline_hits(baseline, project, question, mode, k_max)
+                    for name, found in ranked.items():
+                        for k in KS:
+                            hits[name][k] += bool(wanted & set(found[:k]))
+                    cat = by_category.setdefault(category, [0, 0])
+                    cat[0] += 1
+                    cat[1] += bool(wanted & set(ranked["skillbox mem search"][:10]))
+    recall = {m: {k: hits[m][k] / total for k in KS} for m in methods}
+    if args.json:
+        print(json.dumps({"questions": total, "recall": recall, "oracle_at_10": ORACLE}, indent=2))
+        return
+    print(f"LoCoMo retrieval: {len(conversations)} conversations, {len(ids):,} turns, {total:,} questions")
+    print(f"{'method':<26} {'recall@5':>9} {'recall@10':>10}  {'oracle @10':>10}  ratio @10 vs FTS5 OR")
+    base = recall["fts5 OR (porter)"][10] or 1.0
+    for m in methods:
+        quoted = f"{ORACLE[m]:.3f}" if m in ORACLE else "target ≥0.85"
+        print(f"{m:<26} {recall[m][5]:>9.3f} {recall[m][10]:>10.3f}  {quoted:>10}  {recall[m][10] / base:.2f}x")
+    print(
+        "recall@10 by LoCoMo category: "
+        + ", ".join(
+            f"{c}: {h / n:.3f} (n={n})" for c, (n, h) in sorted(by_category.items(), key=lambda item: str(item[0]))
+        )
+    )
+    print(
+        f"search latency in-process: p50 {statistics.median(latencies):.1f} ms, "
+        f"p95 {sorted(latencies)[int(len(latencies) * 0.95)]:.1f} ms"
+    )
+
+
+if __name__ == "__main__":
+    main()
