@@ -37,7 +37,7 @@ def test_budget_fits_inside_the_hook_timeout_declared_in_hooks_json():
         for handler in group["hooks"]
         if handler.get("args", [])[:2] == ["mem", "hook"]
     ]
-    assert len(memory_hooks) == 6
+    assert len(memory_hooks) == 7  # six capture events and file-context
     assert {handler["timeout"] for handler in memory_hooks} == {budget.HOOK_TIMEOUT_SECONDS}
     assert budget.hook_worst_case_seconds() <= budget.HOOK_TIMEOUT_SECONDS / 2
     assert budget.BATCH_SECONDS < budget.HOOK_WRITE_SECONDS / 2  # a batching writer never pushes a hook to spool
