@@ -106,25 +106,26 @@ def build_server(graph: str | Path | None = None):
     from skillbox.graph import query as q
 
     live = LiveGraph(graph)
-    try:  # mcp >= 2
-        from mcp.server.mcpserver import MCPServer as Server
-    except ImportError:  # mcp 1.x
-        from mcp.server.fastmcp import FastMCP as Server
-    server = Server(name="skillbox-graph", instructions=INSTRUCTIONS)
+    from skillbox.mcp_server import server_class, text_tool
 
-    @server.tool(name="query", description="Answer a free-text question from the graph within a token budget.")
+    server = server_class()(name="skillbox-graph", instructions=INSTRUCTIONS)
+
+    @text_tool(server, name="query", description="Answer a free-text question from the graph within a token budget.")
     def query(question: str, budget: int = q.DEFAULT_BUDGET, format: str = "text") -> str:
         return _safe(lambda: _answer(q.query(live.index(), question, budget), format))
 
-    @server.tool(name="path", description="Shortest meaningful path between two nodes, each hop with file:line.")
+    @text_tool(server, name="path", description="Shortest meaningful path between two nodes, each hop with file:line.")
     def path(source: str, target: str, format: str = "text") -> str:
         return _safe(lambda: _answer(q.path(live.index(), source, target), format))
 
-    @server.tool(name="explain", description="A node: where it is, docstring, callers, callees, imports, community.")
+    @text_tool(
+        server, name="explain", description="A node: where it is, docstring, callers, callees, imports, community."
+    )
     def explain(node: str, format: str = "text") -> str:
         return _safe(lambda: _answer(q.explain(live.index(), node), format))
 
-    @server.tool(
+    @text_tool(
+        server,
         name="affected",
         description="What depends on a node (reverse calls/imports/inherits), by file, each with the weakest "
         "confidence on its chain; AMBIGUOUS edges only with include_ambiguous.",
@@ -132,7 +133,8 @@ def build_server(graph: str | Path | None = None):
     def affected(node: str, depth: int = 2, include_ambiguous: bool = False, format: str = "text") -> str:
         return _safe(lambda: _answer(q.affected(live.index(), node, depth, include_ambiguous), format))
 
-    @server.tool(
+    @text_tool(
+        server,
         name="god_nodes",
         description="The most depended-on symbols (files excluded; EXTRACTED and INFERRED edges unless "
         "include_ambiguous).",
@@ -140,11 +142,13 @@ def build_server(graph: str | Path | None = None):
     def god_nodes(limit: int = 10, include_ambiguous: bool = False) -> str:
         return _safe(lambda: json.dumps(q.god_nodes(live.index(), limit, include_ambiguous), ensure_ascii=False))
 
-    @server.tool(name="community", description="A community's label, size, cohesion and most connected members.")
+    @text_tool(server, name="community", description="A community's label, size, cohesion and most connected members.")
     def community(community_id: int, limit: int = 50) -> str:
         return _safe(lambda: json.dumps(q.community(live.index(), community_id, limit), ensure_ascii=False))
 
-    @server.tool(name="stats", description="Counts: nodes, edges, files, kinds, relations, confidence, communities.")
+    @text_tool(
+        server, name="stats", description="Counts: nodes, edges, files, kinds, relations, confidence, communities."
+    )
     def stats() -> str:
         return _safe(lambda: json.dumps(q.stats(live.index()), ensure_ascii=False))
 

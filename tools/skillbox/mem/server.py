@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from skillbox.errors import SkillboxError, error_line
+from skillbox.mcp_server import server_class, text_tool, tool_error_class
 
 INSTRUCTIONS = (
     "Persistent memory of past Claude Code sessions in this machine's projects. Workflow: call `search` for a "
@@ -17,17 +18,6 @@ INSTRUCTIONS = (
     "what happened before and after it, then `get_observations` with the few refs worth reading in full. Refs: 12 "
     "or #12 (observation), S3 (turn summary), P7 (prompt)."
 )
-
-
-def _server_class():
-    try:  # mcp >= 2
-        from mcp.server.mcpserver import MCPServer
-
-        return MCPServer
-    except ImportError:  # mcp 1.x
-        from mcp.server.fastmcp import FastMCP
-
-        return FastMCP
 
 
 def tool_search(
@@ -75,27 +65,20 @@ def tool_get_observations(ids: list[str]) -> str:
     return json.dumps({"records": found, "missing": missing}, ensure_ascii=False, indent=1)
 
 
-def _tool_error_class():
-    try:  # mcp >= 2
-        from mcp.server.mcpserver.exceptions import ToolError
-    except ImportError:  # mcp 1.x
-        from mcp.server.fastmcp.exceptions import ToolError
-    return ToolError
-
-
 def _safe(fn, *args) -> str:
     """Our user errors (a negative limit, a bad date, an unknown id) become a one-line tool result with
     isError=true — the client must be able to tell a failed call from an answer — never a traceback."""
     try:
         return fn(*args)
     except SkillboxError as err:
-        raise _tool_error_class()(error_line(err)) from None
+        raise tool_error_class()(error_line(err)) from None
 
 
 def build_server():
-    server = _server_class()(name="skillbox-mem", instructions=INSTRUCTIONS)
+    server = server_class()(name="skillbox-mem", instructions=INSTRUCTIONS)
 
-    @server.tool(
+    @text_tool(
+        server,
         name="search",
         description="Search memory; words match in any order, the last one also as a prefix. " + INSTRUCTIONS,
     )
@@ -113,14 +96,16 @@ def build_server():
         """type: observations|summaries|prompts or an observation type; since/until: YYYY-MM-DD or 3d."""
         return _safe(tool_search, query, type, project, since, until, file, concept, limit, format)
 
-    @server.tool(
+    @text_tool(
+        server,
         name="timeline",
         description="Records before and after an anchor: a ref (12, S3, P7), a session id or a date (YYYY-MM-DD).",
     )
     def timeline(anchor: str, before: int = 5, after: int = 5, project: str | None = None, format: str = "text") -> str:
         return _safe(tool_timeline, anchor, before, after, project, format)
 
-    @server.tool(
+    @text_tool(
+        server,
         name="get_observations",
         description="Full records for several refs in one call (12 or #12 observation, S3 summary, P7 prompt).",
     )

@@ -1,0 +1,37 @@
+"""What both stdio MCP servers (graph, mem) need from the MCP SDK, across its 1.x and 2.x APIs.
+
+Tools return text that is already formatted for a reader; `text_tool` registers them without structured output,
+so a client shows the text itself rather than `{"result": "..."}` with escaped newlines (seen in Claude Code).
+"""
+
+from __future__ import annotations
+
+import inspect
+
+
+def server_class():
+    """The SDK's high-level server: MCPServer in mcp >= 2, FastMCP in 1.x."""
+    try:
+        from mcp.server.mcpserver import MCPServer
+
+        return MCPServer
+    except ImportError:  # mcp 1.x
+        from mcp.server.fastmcp import FastMCP
+
+        return FastMCP
+
+
+def tool_error_class():
+    """The exception a tool raises for a result with isError=true."""
+    try:
+        from mcp.server.mcpserver.exceptions import ToolError
+    except ImportError:  # mcp 1.x
+        from mcp.server.fastmcp.exceptions import ToolError
+    return ToolError
+
+
+def text_tool(server, **options):
+    """`server.tool(...)` for a tool that returns plain text (no structured output where the SDK offers that)."""
+    if "structured_output" in inspect.signature(server.tool).parameters:
+        options.setdefault("structured_output", False)
+    return server.tool(**options)
