@@ -211,7 +211,7 @@ def score_sites(sites: list[tuple], nodes: dict, links: list, label: str) -> dic
     right: dict[str, int] = defaultdict(int)
     wrong: dict[str, int] = defaultdict(int)
     unknown: dict[str, int] = defaultdict(int)
-    in_repo = found = found_sure = 0
+    in_repo = found = found_sure = not_nodes = 0
     examples: dict[str, list] = defaultdict(list)
     for file, line, name, truth in sites:
         edges = [e for e in by_site.get((file, line), ()) if nodes.get(e["target"], {}).get("name") == name]
@@ -220,6 +220,7 @@ def score_sites(sites: list[tuple], nodes: dict, links: list, label: str) -> dic
             truth_id = node_at.get((truth[0], truth[1], name))
             if truth_id is None:  # e.g. a def the graph does not hold as a node (lambda, nested oddity)
                 truth_id = ("missing", truth)
+                not_nodes += 1
             else:
                 in_repo += 1
         for edge in edges:
@@ -236,7 +237,10 @@ def score_sites(sites: list[tuple], nodes: dict, links: list, label: str) -> dic
             hit = [e for e in edges if e["target"] == truth_id]
             found += bool(hit)
             found_sure += any(e["confidence"] != "AMBIGUOUS" for e in hit)
-    print(f"{label}: {len(sites)} sampled call sites, {in_repo} resolved in the repository by the checker")
+    print(
+        f"{label}: {len(sites)} sampled call sites, {in_repo} resolved by the checker to a definition the graph holds"
+        f" ({not_nodes} more to locals, lambdas or other definitions that are not nodes)"
+    )
     print(f"{'confidence':10} {'edges':>6} {'right':>6} {'wrong':>6} {'unknown':>7} {'precision':>9}  target")
     out = {"sites": len(sites), "in_repo": in_repo}
     for confidence in ("EXTRACTED", "INFERRED", "AMBIGUOUS"):
