@@ -13,7 +13,6 @@ Resolution is a pure function of the set of records, so a build from cached reco
 from __future__ import annotations
 
 import posixpath
-import sys
 from collections import defaultdict
 
 from skillbox.graph.languages import by_name
@@ -24,7 +23,6 @@ EXTRACTED, INFERRED, AMBIGUOUS = "EXTRACTED", "INFERRED", "AMBIGUOUS"
 MAX_AMBIGUOUS = 3
 CLASS_LIKE = frozenset({"class", "interface", "type", "impl"})
 CALLABLE_KINDS = frozenset({"class", "function", "interface", "type"})
-STDLIB = frozenset(sys.stdlib_module_names)
 REF_RELATION = {
     "call": "calls",
     "inherit": "inherits",
@@ -80,9 +78,9 @@ class Resolver:
         paths = sorted(self.records)
         for path in paths:
             self._add_file(path, self.records[path])
-        self.py_modules: dict[str, list[str]] = defaultdict(list)
-        for path, module in py.module_names([p for p in paths if self.records[p].lang == "python"]).items():
-            self.py_modules[module].append(path)
+        self.py_modules: dict[str, list[str]] = py.modules_by_name(
+            [p for p in paths if self.records[p].lang == "python"]
+        )
         for path in paths:
             self._add_imports(path, self.records[path])
         for path in paths:
@@ -246,6 +244,9 @@ class Resolver:
         if not rec.imports:
             return
         lang = rec.lang
+        spec = self.specs.get(lang)
+        hook = spec.hook() if spec else None
+        bind = getattr(hook, "bind_import", None) if hook else None
         seen: set[tuple[str, int]] = set()
 
         def edge(target_id: str, line: int, confidence: str = EXTRACTED) -> None:
@@ -255,83 +256,28 @@ class Resolver:
                 self.file_edges[path].append((path, target_id, "imports", line, confidence, "", path, score))
 
         for imp in rec.imports:
-            if lang == "python":
-                self._python_import(path, imp, bindings[imp.scope], edge)
+            if bind is not None:  # the language binds names itself (Python: packages, submodules, stars)
+                bind(self, path, imp, bindings[imp.scope], edge)
             else:
                 self._generic_import(path, lang, imp, bindings[imp.scope], edge)
 
-    def _external(self, lang: str, module: str) -> str:
-        top = module.split(".")[0] if lang == "python" else module
-        node_id = f"external:{lang}:{top}"
+    def external(self, lang: str, name: str, **fields) -> str:
+        """The node of an outside module or package (created once), named as the language's hook names it."""
+        node_id = f"external:{lang}:{name}"
         if node_id not in self.externals:
-            node = {"id": node_id, "kind": "external", "name": top, "language": lang}
-            if lang == "python":
-                node["stdlib"] = top in STDLIB
+            node = {"id": node_id, "kind": "external", "name": name, "language": lang}
+            node.update(fields)
             self.externals[node_id] = node
         return node_id
 
-    def python_module(self, path: str, module: str, level: int) -> str | None:
-        if level:
-            base = posixpath.dirname(path)
-            for _ in range(level - 1):
-                if not base:
-                    return None
-                base = posixpath.dirname(base)
-            return py.module_file(base, module, self.files)
-        candidates = self.py_modules.get(module)
-        if not candidates:
-            return None
-        if len(candidates) == 1:
-            return candidates[0]
-        # Several files claim the name (top-level test modules in different folders): the nearest one wins.
-        return max(candidates, key=lambda c: (len(posixpath.commonprefix([c, path])), c))
-
-    def _python_import(self, path, imp, scope_bindings, edge) -> None:
-        if imp.names is None:  # import a.b.c [as x]
-            target = self.python_module(path, imp.module, 0)
-            if target is None:
-                ext = None if imp.module.split(".")[0] in self.py_modules else self._external("python", imp.module)
-                if ext is not None:
-                    edge(ext, imp.line)
-                    scope_bindings[imp.alias or imp.module.split(".")[0]] = ("external", ext)
-                else:
-                    self.stats["unresolved_imports"] += 1
-                return
-            edge(target, imp.line)
-            if imp.alias:
-                scope_bindings[imp.alias] = ("module", target)
-            else:
-                head = imp.module.split(".")[0]
-                head_file = self.python_module(path, head, 0)
-                if head_file:
-                    scope_bindings[head] = ("module", head_file)
-            return
-        target = self.python_module(path, imp.module, imp.level)
-        if target is None:
-            if imp.level or (imp.module.split(".")[0] in self.py_modules):
-                self.stats["unresolved_imports"] += 1
-                return
-            ext = self._external("python", imp.module)
-            edge(ext, imp.line)
-            for name, alias in imp.names:
-                if name != "*":
-                    scope_bindings[alias or name] = ("external", ext)
-            return
-        edge(target, imp.line)
-        for name, alias in imp.names:
-            if name == "*":
-                self.stars[path].append(target)
-                continue
-            submodule = self._submodule(target, name)
-            if submodule:
-                edge(submodule, imp.line)
-            scope_bindings[alias or name] = ("symbol", target, name)
-
     def _submodule(self, package_file: str, name: str) -> str | None:
-        directory, base = posixpath.split(package_file)
-        if not base.startswith("__init__."):
-            return None
-        return py.module_file(directory, name, self.files)
+        """`package.name` as a module of its own (Python `pkg/__init__.py` -> `pkg/name.py`), by the package's
+        language hook."""
+        rec = self.records.get(package_file)
+        spec = self.specs.get(rec.lang) if rec is not None else None
+        hook = spec.hook() if spec is not None else None
+        finder = getattr(hook, "submodule", None)
+        return finder(self, package_file, name) if finder is not None else None
 
     def _generic_import(self, path, lang, imp, scope_bindings, edge) -> None:
         spec = self.specs.get(lang)
@@ -351,7 +297,7 @@ class Resolver:
                 self.stats["unresolved_imports"] += 1
                 return
             namer = getattr(hook, "external_name", None) if hook else None
-            ext = self._external(lang, namer(imp.module) if namer else _package_name(imp.module))
+            ext = self.external(lang, namer(imp.module) if namer else _package_name(imp.module))
             edge(ext, imp.line)
             for name, alias in imp.names or ():
                 if name != "*":
