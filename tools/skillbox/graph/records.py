@@ -12,7 +12,7 @@ import marshal
 from typing import NamedTuple
 
 # Bump when the record layout or extraction semantics change: it is part of every cache key.
-EXTRACTOR_VERSION = 1
+EXTRACTOR_VERSION = 2
 
 
 class Def(NamedTuple):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import posixpath
 from collections import defaultdict
 
+from skillbox.graph.extract import LITERAL
 from skillbox.graph.languages import by_name
 from skillbox.graph.languages import python as py
 from skillbox.graph.records import FileRecord
@@ -23,13 +24,17 @@ EXTRACTED, INFERRED, AMBIGUOUS = "EXTRACTED", "INFERRED", "AMBIGUOUS"
 MAX_AMBIGUOUS = 3
 CLASS_LIKE = frozenset({"class", "interface", "type", "impl"})
 CALLABLE_KINDS = frozenset({"class", "function", "interface", "type"})
+NODE_KIND = {"impl": "type", "objmethod": "method"}  # record kinds shown as another node kind
 REF_RELATION = {
     "call": "calls",
     "inherit": "inherits",
     "implement": "implements",
     "type": "references",
     "decorator": "references",
+    "callitem": "calls",
 }
+# Facts the resolver follows but that are no edges of their own (see "value flow" below).
+FLOW_RELATIONS = frozenset({"assign", "alias", "attr", "attralias", "returns", "returncall", "holds"})
 
 # Targets: ("def", path, index) | ("module", path) | ("external", node_id) | None
 
@@ -67,11 +72,12 @@ class Resolver:
         self.mention_names: dict[str, list[tuple[str, int]]] = defaultdict(list)
         self.heading_ids: dict[str, list[str]] = {}
         self.stats = {"unresolved_imports": 0}
-        self._typed: dict[tuple[int, str], str | None] = {}
+        self._flow_memo: dict[str, dict] = {}
+        self._mro_memo: dict[tuple[str, int], list[tuple[str, int]]] = {}
 
     # ---- assembly --------------------------------------------------------------------------------------------
 
-    # Edges are tuples (source, target, relation, line, confidence, context, file, score): plain tuple order is
+    # Edges are tuples (source, target, relation, line, confidence, context, file, score, reason): tuple order is
     # the graph.json order, so sorting needs no key function.
 
     def run(self) -> None:
@@ -85,6 +91,7 @@ class Resolver:
             self._add_imports(path, self.records[path])
         for path in paths:
             self._add_refs(path, self.records[path], inherits=True)
+        self._mro_memo = {}  # bases are complete only now
         for path in paths:
             if path not in self.reuse:
                 self._add_refs(path, self.records[path], inherits=False)
@@ -119,14 +126,16 @@ class Resolver:
             d = rec.defs[index]
             node_id = ids[index]
             siblings = children[d.parent]
-            if d.name not in siblings or rec.defs[siblings[d.name]].kind == "impl":
+            if d.kind == "objmethod":
+                pass  # `{ test() {} }`: reached through its object, never by its bare name
+            elif d.name not in siblings or rec.defs[siblings[d.name]].kind == "impl":
                 siblings[d.name] = index
             if len(by_id[node_id]) > 1:
                 self.same_id[(path, index)] = by_id[node_id]
             if node_id in made:
                 continue  # a redefinition (property setter, conditional def, impl block): the first is the node
             made.add(node_id)
-            kind = "type" if d.kind == "impl" else d.kind
+            kind = NODE_KIND.get(d.kind, d.kind)
             if emit:
                 node = {"id": node_id, "kind": kind, "name": d.name, "file": path, "line": d.line}
                 node["end_line"] = d.end_line
@@ -136,11 +145,11 @@ class Resolver:
                     node["notes"] = list(d.notes)
                 out_nodes.append(node)
                 parent_id = ids[d.parent] if d.parent >= 0 else path
-                self.file_edges[path].append((parent_id, node_id, "contains", d.line, EXTRACTED, "", path, 1.0))
+                self.file_edges[path].append((parent_id, node_id, "contains", d.line, EXTRACTED, "", path, 1.0, ""))
             if d.parent < 0 and kind in CALLABLE_KINDS:
                 self.top_names[(group, d.name)].append((path, index))
                 self.mention_names[d.name].append((path, index))
-            elif d.kind == "method":
+            elif kind == "method":
                 self.method_names[(group, d.name)].append((path, index))
         self.ids[path] = ids
         self.children[path] = children
@@ -162,7 +171,7 @@ class Resolver:
                 {"id": node_id, "kind": "heading", "name": h.title, "file": path, "line": h.line, "level": h.level}
             )
             parent = ids[h.parent] if h.parent >= 0 else path
-            self.file_edges[path].append((parent, node_id, "contains", h.line, EXTRACTED, "", path, 1.0))
+            self.file_edges[path].append((parent, node_id, "contains", h.line, EXTRACTED, "", path, 1.0, ""))
         self.heading_ids[path] = ids
 
     # ---- docs ------------------------------------------------------------------------------------------------
@@ -171,20 +180,20 @@ class Resolver:
         headings = self.heading_ids.get(path, [])
         seen: set[tuple[str, str, int]] = set()
 
-        def add(heading: int, target: str, relation: str, line: int, confidence: str, score: float, context: str):
+        def add(heading, target: str, relation: str, line: int, confidence: str, score: float, context, reason):
             source = headings[heading] if heading >= 0 else path
             if (source, target, line) in seen or target == source:
                 return
             seen.add((source, target, line))
-            self.file_edges[path].append((source, target, relation, line, confidence, context, path, score))
+            self.file_edges[path].append((source, target, relation, line, confidence, context, path, score, reason))
 
         for link in rec.links:
             target = self._doc_link_target(path, link.target)
             if target:
-                add(link.heading, target, "references", link.line, INFERRED, 0.9, "link")
+                add(link.heading, target, "references", link.line, INFERRED, 0.9, "link", "a link to this path")
         for mention in rec.mentions:
-            for target, confidence, score in self._mention_targets(mention.text):
-                add(mention.heading, target, "documents", mention.line, confidence, score, "mention")
+            for target, confidence, score, reason in self._mention_targets(mention.text):
+                add(mention.heading, target, "documents", mention.line, confidence, score, "mention", reason)
 
     def _doc_link_target(self, path: str, target: str) -> str | None:
         target = target.split("?", 1)[0]
@@ -208,9 +217,9 @@ class Resolver:
                 return heading
         return candidate
 
-    def _mention_targets(self, text: str) -> list[tuple[str, str, float]]:
+    def _mention_targets(self, text: str) -> list[tuple[str, str, float, str]]:
         if text in self.files:
-            return [(text, INFERRED, 0.9)]
+            return [(text, INFERRED, 0.9, "names this file")]
         dotted = text.replace("::", ".")
         if "." in dotted:
             parts = dotted.split(".")
@@ -222,18 +231,19 @@ class Resolver:
                     for part in parts[cut:]:
                         target = self._attribute(target, part) if target else None
                     if target and target[0] == "def":
-                        return [(self.ids[target[1]][target[2]], INFERRED, 0.9)]
+                        return [(self.ids[target[1]][target[2]], INFERRED, 0.9, "a dotted name of this module")]
                     break
             for key in (dotted, ".".join(parts[-2:])):
                 hits = self.qualnames.get(key, ())
                 if len(hits) == 1:
-                    return [(self.ids[hits[0][0]][hits[0][1]], INFERRED, 0.8)]
+                    return [(self.ids[hits[0][0]][hits[0][1]], INFERRED, 0.8, "the only definition of this name")]
             return []
         hits = self.mention_names.get(text, ())
         if len(hits) == 1:
-            return [(self.ids[hits[0][0]][hits[0][1]], INFERRED, 0.7)]
+            return [(self.ids[hits[0][0]][hits[0][1]], INFERRED, 0.7, "the only definition of this name")]
         if 1 < len(hits) <= MAX_AMBIGUOUS:
-            return [(self.ids[p][i], AMBIGUOUS, 0.3) for p, i in sorted(hits)]
+            reason = f"one of {len(hits)} definitions of this name"
+            return [(self.ids[p][i], AMBIGUOUS, 0.3, reason) for p, i in sorted(hits)]
         return []
 
     # ---- imports ---------------------------------------------------------------------------------------------
@@ -252,8 +262,8 @@ class Resolver:
         def edge(target_id: str, line: int, confidence: str = EXTRACTED) -> None:
             if (target_id, line) not in seen and target_id != path:
                 seen.add((target_id, line))
-                score = 1.0 if confidence == EXTRACTED else 0.7
-                self.file_edges[path].append((path, target_id, "imports", line, confidence, "", path, score))
+                score, reason = (1.0, "") if confidence == EXTRACTED else (0.7, "the only file named after the type")
+                self.file_edges[path].append((path, target_id, "imports", line, confidence, "", path, score, reason))
 
         for imp in rec.imports:
             if bind is not None:  # the language binds names itself (Python: packages, submodules, stars)
@@ -413,20 +423,45 @@ class Resolver:
 
     def member(self, path: str, index: int, name: str, depth: int = 0) -> tuple[tuple | None, bool]:
         """`Class.name`: (target, inherited?) through the class body (and `impl`/extension blocks of the same
-        type in the file), then its resolved bases."""
-        group = self.same_id.get((path, index), (index,))
-        children = self.children.get(path, {})
-        for member_of in group:
-            found = children.get(member_of, {}).get(name)
-            if found is not None:
-                return ("def", path, found), False
-        if depth < 10:
-            for member_of in group:
-                for base_path, base_index in self.bases.get((path, member_of), ()):
-                    target, _ = self.member(base_path, base_index, name, depth + 1)
-                    if target is not None:
-                        return target, True
+        type in the file), then its resolved bases in method resolution order (C3, as Python computes it)."""
+        for position, (class_path, class_index) in enumerate(self.mro(path, index)):
+            children = self.children.get(class_path, {})
+            for member_of in self.same_id.get((class_path, class_index), (class_index,)):
+                found = children.get(member_of, {}).get(name)
+                if found is not None:
+                    return ("def", class_path, found), position > 0
         return None, False
+
+    def mro(self, path: str, index: int, depth: int = 0) -> list[tuple[str, int]]:
+        """The class and its resolved bases, linearised by C3 (depth-first left-to-right where C3 fails)."""
+        key = (path, index)
+        memo = self._mro_memo.get(key)
+        if memo is not None:
+            return memo
+        self._mro_memo[key] = [key]  # cycle guard
+        bases = []
+        for member_of in self.same_id.get(key, (index,)):
+            bases.extend(self.bases.get((path, member_of), ()))
+        if not bases or depth > 20:
+            result = [key]
+        else:
+            lines = [list(self.mro(b[0], b[1], depth + 1)) for b in bases] + [list(bases)]
+            result = [key]
+            while any(lines):
+                for line in lines:
+                    if not line:
+                        continue
+                    head = line[0]
+                    if not any(head in other[1:] for other in lines):
+                        break
+                else:  # no consistent order: fall back to the first remaining head
+                    head = next(line[0] for line in lines if line)
+                result.append(head)
+                lines = [[c for c in line if c != head] for line in lines]
+            seen: set = set()
+            result = [c for c in result if not (c in seen or seen.add(c))]
+        self._mro_memo[key] = result
+        return result
 
     def lookup(self, path: str, rec: FileRecord, scope: int, name: str, spec, skip_first: bool = False):
         """A bare name from `scope` outwards: local definitions and imports, then the module, then star imports."""
@@ -469,21 +504,14 @@ class Resolver:
         ids = self.ids[path]
         memo: dict[tuple, list] = {}
         seen: set[tuple] = set()
-        if not inherits:
-            self._typed = {}
-            for ref in rec.refs:
-                if ref[0] == "assign":
-                    # One type per variable and scope; a variable given two different types is left untyped.
-                    known = self._typed.setdefault((ref[3], ref[1]), ref[2])
-                    if known != ref[2]:
-                        self._typed[(ref[3], ref[1])] = None
         for ref in rec.refs:
-            if ref[0] == "assign":
+            kind = ref[0]
+            if kind in FLOW_RELATIONS:
                 continue
-            is_base = ref[0] in ("inherit", "implement")
+            is_base = kind in ("inherit", "implement")
             if is_base != inherits:
                 continue
-            key = (ref[0] in ("inherit", "implement", "decorator"), ref[3], ref[1], ref[2])
+            key = (kind in ("inherit", "implement", "decorator"), ref[3], ref[1], ref[2], kind == "callitem")
             results = memo.get(key)
             if results is None:
                 results = self._resolve_ref(path, rec, spec, ref)
@@ -492,8 +520,8 @@ class Resolver:
                 self.file_unresolved[path] += 1
                 continue
             source = ids[ref[3]] if ref[3] >= 0 else path
-            relation = REF_RELATION[ref[0]]
-            for target, confidence, score in results:
+            relation = REF_RELATION[kind]
+            for target, confidence, score, reason in results:
                 if target[0] != "def":
                     continue
                 target_id = self.ids[target[1]][target[2]]
@@ -503,38 +531,53 @@ class Resolver:
                 if edge_key in seen:
                     continue
                 seen.add(edge_key)
-                context = ref[0] if relation == "references" else ""
-                self.file_edges[path].append((source, target_id, relation, ref[4], confidence, context, path, score))
+                context = kind if relation == "references" else ""
+                self.file_edges[path].append(
+                    (source, target_id, relation, ref[4], confidence, context, path, score, reason)
+                )
                 if inherits and ref[3] >= 0:
                     self.bases.setdefault((path, ref[3]), []).append((target[1], target[2]))
 
     def _resolve_ref(self, path: str, rec: FileRecord, spec, ref) -> list[tuple]:
+        """[(target, confidence, score, reason)] for one reference; reason says why a guess was made."""
         receiver = ref[2]
         name = ref[1]
         scope = ref[3]
+        if ref[0] == "callitem":  # `handlers[key]()`: what the container was given
+            return self._held(path, rec, spec, scope, name)
         # Bases and decorators are evaluated in the scope around the definition they belong to.
         skip_first = ref[0] in ("inherit", "implement", "decorator") and scope >= 0
         if receiver is None:
             target = self.lookup(path, rec, scope, name, spec, skip_first=skip_first)
             if target is not None:
-                return [(target, EXTRACTED, 1.0)] if target[0] == "def" else []
+                if target[0] != "def" or not self._callable(spec, target, ref[0]):
+                    return []
+                return [(target, EXTRACTED, 1.0, "")]
+            found = self._variable(path, rec, spec, scope, name, 0, skip_first)
+            if found is not None:
+                return self._called(found, name)
             if name in spec.builtins:
                 return []
             return self._guess(path, rec, spec, name, methods=False, scope=scope)
+        if receiver == LITERAL:  # `", ".join(...)`: a method of the language's own type
+            return []
         if receiver in spec.self_words or receiver == "super()":
             cls = self._enclosing_class(rec, scope)
             if cls < 0:
-                return self._guess(path, rec, spec, name, methods=True, scope=scope)
+                return self._unknown_receiver(path, rec, spec, name, scope)
             if receiver == "super()":
-                for base in self.bases.get((path, cls), ()):
+                for base in self.mro(path, cls)[1:]:
                     target, _ = self.member(base[0], base[1], name)
                     if target is not None:
-                        return [(target, EXTRACTED, 1.0)]
+                        return [(target, EXTRACTED, 1.0, "")]
                 return []
             target, inherited = self.member(path, cls, name)
             if target is not None:
-                return [(target, INFERRED, 0.9) if inherited else (target, EXTRACTED, 1.0)]
-            return self._guess(path, rec, spec, name, methods=True, scope=scope)
+                return [(target, INFERRED, 0.9, "inherited method") if inherited else (target, EXTRACTED, 1.0, "")]
+            held = self._attr_value(path, cls, name, 0)
+            if held is not None:
+                return self._called(held, name)
+            return self._unknown_receiver(path, rec, spec, name, scope)
         if receiver != "?":
             container = self._resolve_dotted(path, rec, spec, scope, receiver, skip_first)
             if container is not None:
@@ -542,13 +585,28 @@ class Resolver:
                     return []
                 target = self._attribute(container, name)
                 if target is not None:
-                    return [(target, EXTRACTED, 1.0)] if target[0] == "def" else []
+                    return [(target, EXTRACTED, 1.0, "")] if target[0] == "def" else []
                 return []
-            typed = self._typed_receiver(path, rec, spec, scope, receiver) if receiver.isidentifier() else None
-            if typed is not None:
-                target, _ = self.member(typed[1], typed[2], name)
-                if target is not None:
-                    return [(target, INFERRED, 0.85)]
+            value = self._expression(path, rec, spec, scope, receiver, 0)
+            if value is not None:
+                thing, reason = value
+                if thing[0] == "instance":
+                    target, inherited = self.member(thing[1], thing[2], name)
+                    if target is not None:
+                        if inherited:
+                            reason = _joined(reason, "inherited method")
+                        return [(target, INFERRED, 0.85, reason) if reason else (target, EXTRACTED, 1.0, "")]
+                    held = self._attr_value(thing[1], thing[2], name, 0)
+                    if held is not None:
+                        return self._called(held, name)
+                    return []
+                if thing[0] in ("def", "module"):
+                    target = self._attribute(thing, name)
+                    if target is not None and target[0] == "def":
+                        return [(target, INFERRED, 0.85, reason) if reason else (target, EXTRACTED, 1.0, "")]
+            head = receiver.split(".", 1)[0]
+            if head in spec.builtins and self.lookup(path, rec, scope, head, spec) is None:
+                return []  # `str.join`, `JSON.parse`, `Object.keys`: the language's own
             if receiver[:1].isupper() and receiver.isidentifier():
                 # `Foo.bar()` with `Foo` visible without an import (same package, included file): a guessed
                 # class, so the member is a guess too.
@@ -556,26 +614,199 @@ class Resolver:
                 if len(classes) == 1:
                     target = self._attribute(classes[0][0], name)
                     if target is not None and target[0] == "def":
-                        return [(target, INFERRED, min(classes[0][2], 0.8))]
+                        reason = f"class {receiver} guessed: {classes[0][3]}"
+                        return [(target, INFERRED, min(classes[0][2], 0.8), reason)]
+        return self._unknown_receiver(path, rec, spec, name, scope)
+
+    def _unknown_receiver(self, path, rec, spec, name: str, scope: int) -> list[tuple]:
+        """A method called on something of unknown type: a guess among the repository's methods of that name,
+        except names every value of a builtin type has (`get`, `join`, `toString`): those are far likelier the
+        language's own than the one repository method that happens to share the name."""
+        if name in spec.builtin_methods:
+            return []
         return self._guess(path, rec, spec, name, methods=True, scope=scope)
 
-    def _typed_receiver(self, path, rec, spec, scope: int, variable: str) -> tuple | None:
-        """The class a local variable was constructed from or annotated with, looking outwards from `scope`."""
+    def _callable(self, spec, target: tuple, relation: str) -> bool:
+        """Whether a call can land on this definition (a Rust or TypeScript type alias cannot be called)."""
+        if relation != "call" or spec.callable_types:
+            return True
+        return self.records[target[1]].defs[target[2]].kind != "type"
+
+    def _called(self, found: tuple, name: str) -> list[tuple]:
+        """The edge for calling a value: a function or class it holds; nothing for an instance."""
+        thing, reason = found
+        if thing[0] != "def":
+            return []
+        if reason:
+            return [(thing, INFERRED, 0.85, reason)]
+        return [(thing, EXTRACTED, 1.0, "")]
+
+    # ---- value flow ------------------------------------------------------------------------------------------
+    # What a name holds, from the file's flow facts (relations in FLOW_RELATIONS): a definition (a function or
+    # class itself), an instance of a class, or a module. Values are (thing, reason): reason is "" when the code
+    # determines it (an alias, a constructor, an annotation in scope) and names the step otherwise (a function's
+    # return, an attribute set elsewhere). A name given two different values in one scope holds nothing.
+
+    def _flow(self, path: str) -> dict:
+        flow = self._flow_memo.get(path)
+        if flow is not None:
+            return flow
+        values: dict[tuple[int, str], tuple | None] = {}
+        returns: dict[int, list[tuple]] = defaultdict(list)
+        attrs: dict[tuple[int, str], tuple | None] = {}
+        holds: dict[tuple[int, str], list[tuple]] = defaultdict(list)
+        rec = self.records[path]
+        for ref in rec.refs:
+            kind = ref[0]
+            if kind not in FLOW_RELATIONS:
+                continue
+            name, expr, scope, line = ref[1], ref[2], ref[3], ref[4]
+            if kind in ("assign", "alias"):
+                value = ("call" if kind == "assign" else "name", expr, scope, line)
+                key = (scope, name)
+                if key in values and (values[key] is None or values[key][:2] != value[:2]):
+                    values[key] = None
+                else:
+                    values[key] = value
+            elif kind in ("returns", "returncall"):
+                if scope >= 0:
+                    returns[scope].append(("name" if kind == "returns" else "call", name, scope, line))
+            elif kind in ("attr", "attralias"):
+                cls = self._enclosing_class(rec, scope)
+                if cls >= 0:
+                    value = ("call" if kind == "attr" else "name", expr, scope, line)
+                    key = (cls, name)
+                    if key in attrs and (attrs[key] is None or attrs[key][:2] != value[:2]):
+                        attrs[key] = None
+                    else:
+                        attrs[key] = value
+            elif kind == "holds":
+                holds[(scope, name)].append(("name", expr, scope, line))
+        flow = self._flow_memo[path] = {"values": values, "returns": returns, "attrs": attrs, "holds": holds}
+        return flow
+
+    def _evaluate(self, path: str, value: tuple, depth: int) -> tuple | None:
+        how, expr, scope, _line = value
+        rec = self.records[path]
+        spec = self.specs.get(rec.lang)
+        if spec is None or depth > 12:
+            return None
+        found = self._expression(path, rec, spec, scope, expr, depth + 1)
+        if found is None or how == "name":
+            return found
+        return self._result_of(found, depth)
+
+    def _result_of(self, found: tuple, depth: int) -> tuple | None:
+        """What calling `found` gives: an instance of a class, or what a function returns (when all its returns
+        agree)."""
+        thing, reason = found
+        if thing[0] != "def":
+            return None
+        d = self.records[thing[1]].defs[thing[2]]
+        if d.kind in CLASS_LIKE:
+            return ("instance", thing[1], thing[2]), reason
+        results = set()
+        for returned in self._flow(thing[1])["returns"].get(thing[2], ()):
+            got = self._evaluate(thing[1], returned, depth + 1)
+            results.add(got[0] if got is not None else None)
+        if len(results) != 1 or None in results:
+            return None
+        return results.pop(), _joined(reason, f"returned by {d.qualname}")
+
+    def _variable(self, path, rec, spec, scope: int, name: str, depth: int, skip_first: bool = False):
+        """The value of a local name, from `scope` outwards the way `lookup` walks scopes."""
+        values = self._flow(path)["values"]
         current = scope
+        first = True
         while True:
-            type_expr = self._typed.get((current, variable))
-            if type_expr:
-                target = self._resolve_dotted(path, rec, spec, current, type_expr, False)
-                if (
-                    target is not None
-                    and target[0] == "def"
-                    and self.records[target[1]].defs[target[2]].kind in CLASS_LIKE
-                ):
-                    return target
-                return None
+            skip = (first and skip_first) or (
+                not first and current >= 0 and not spec.class_scope_visible and rec.defs[current].kind in CLASS_LIKE
+            )
+            if not skip and (current, name) in values:
+                value = values[(current, name)]
+                return self._evaluate(path, value, depth) if value is not None else None
             if current < 0:
                 return None
             current = rec.defs[current].parent
+            first = False
+
+    def _attr_value(self, path: str, cls: int, name: str, depth: int):
+        """`self.name` of a class, set in one of its methods (or a base's); a guess, since any code may reset it."""
+        for class_path, class_index in self.mro(path, cls):
+            value = self._flow(class_path)["attrs"].get((class_index, name))
+            if value is not None:
+                got = self._evaluate(class_path, value, depth + 1)
+                if got is None:
+                    return None
+                return got[0], _joined(got[1], f"self.{name} set at line {value[3]}")
+            typed = self._flow(class_path)["values"].get((class_index, name))  # class-level `name: T`
+            if typed is not None:
+                return self._evaluate(class_path, typed, depth + 1)
+        return None
+
+    def _expression(self, path, rec, spec, scope: int, expr: str, depth: int):
+        """The value of a dotted expression such as `x`, `x.y`, `self.a.b`, `make()`, `mod.f().g`."""
+        if depth > 12 or expr == "?" or expr == LITERAL:
+            return None
+        parts = expr.replace("::", ".").replace("->", ".").split(".")
+        found = None
+        for index, part in enumerate(parts):
+            call = part.endswith("()")
+            if call:
+                part = part[:-2]
+            if not part.isidentifier():
+                return None
+            if index == 0:
+                if part in spec.self_words:
+                    cls = self._enclosing_class(rec, scope)
+                    found = (("instance", path, cls), "") if cls >= 0 else None
+                else:
+                    target = self.lookup(path, rec, scope, part, spec)
+                    if target is not None:
+                        found = (target, "") if target[0] in ("def", "module") else None
+                    else:
+                        found = self._variable(path, rec, spec, scope, part, depth)
+            else:
+                thing, reason = found
+                if thing[0] == "instance":
+                    target, _ = self.member(thing[1], thing[2], part)
+                    if target is not None:
+                        found = (target, reason)
+                    else:
+                        held = self._attr_value(thing[1], thing[2], part, depth)
+                        found = (held[0], _joined(reason, held[1])) if held is not None else None
+                else:
+                    target = self._attribute(thing, part)
+                    found = (target, reason) if target is not None and target[0] in ("def", "module") else None
+            if found is None:
+                return None
+            if call:
+                found = self._result_of(found, depth)
+                if found is None:
+                    return None
+        return found
+
+    def _held(self, path, rec, spec, scope: int, name: str) -> list[tuple]:
+        """`name[key]()`: the callables the container was filled with (any key: keys are not followed)."""
+        holds = self._flow(path)["holds"]
+        current = scope
+        while True:
+            items = holds.get((current, name))
+            if items:
+                break
+            if current < 0:
+                return []
+            current = rec.defs[current].parent
+        targets = set()
+        for item in items:
+            got = self._evaluate(path, item, 0)
+            if got is not None and got[0][0] == "def":
+                targets.add(got[0])
+        if len(targets) == 1:
+            return [(targets.pop(), INFERRED, 0.8, f"the only callable {name} holds")]
+        if len(targets) <= MAX_AMBIGUOUS:
+            return [(t, AMBIGUOUS, 0.3, f"one of {len(targets)} callables {name} holds") for t in sorted(targets)]
+        return []
 
     def _enclosing_class(self, rec: FileRecord, scope: int) -> int:
         while scope >= 0:
@@ -633,18 +864,26 @@ class Resolver:
             directory = posixpath.dirname(path)
             same_dir = [c for c in candidates if posixpath.dirname(c[0]) == directory and c[0] != path]
             if len(same_dir) == 1 and not methods:
-                confidence = EXTRACTED if spec.package_scope else INFERRED
-                return [(("def", *same_dir[0]), confidence, 1.0 if spec.package_scope else 0.9)]
+                if spec.package_scope:
+                    return [(("def", *same_dir[0]), EXTRACTED, 1.0, "")]
+                return [(("def", *same_dir[0]), INFERRED, 0.9, "the only definition of that name in the folder")]
         visible = self.visible.get(path)
         if visible:
             hits = [c for c in candidates if c[0] in visible]
             if len(hits) == 1:
-                return [(("def", *hits[0]), INFERRED, 0.8)]
+                return [(("def", *hits[0]), INFERRED, 0.8, "the only definition of that name in an included file")]
+        what = "method" if methods else "definition"
         if len(candidates) == 1:
-            return [(("def", *candidates[0]), INFERRED, 0.5)]
+            return [(("def", *candidates[0]), INFERRED, 0.5, f"the only {what} of that name in the repository")]
         if len(candidates) <= MAX_AMBIGUOUS:
-            return [(("def", *c), AMBIGUOUS, 0.3) for c in sorted(candidates)]
+            reason = f"one of {len(candidates)} {what}s of that name"
+            return [(("def", *c), AMBIGUOUS, 0.3, reason) for c in sorted(candidates)]
         return []
+
+
+def _joined(reason: str, step: str) -> str:
+    """Reasons of a chain of steps (`returned by make; self.x set at line 4`)."""
+    return f"{reason}; {step}" if reason and step else reason or step
 
 
 def _package_name(module: str) -> str:

@@ -29,10 +29,30 @@
 (type (binary_operator left: (identifier) @name)) @reference.type
 (type (binary_operator right: (identifier) @name)) @reference.type
 
-; Typed receivers: `x = Cls(...)` and `x: Cls` let `x.method()` resolve (INFERRED) to Cls.method.
+; Value flow (no edges of their own; the resolver follows them, see resolve.py "values"):
+; assign: `x = f(...)`, `x: T`, `def g(x: T)`: x holds what calling f (or T) gives.
 (assignment left: (identifier) @name right: (call function: [(identifier) (attribute)] @receiver)) @reference.assign
+(assignment left: (identifier) @name type: (type [(identifier) (attribute)] @receiver)) @reference.assign
 (typed_parameter (identifier) @name type: (type [(identifier) (attribute)] @receiver)) @reference.assign
 (typed_default_parameter name: (identifier) @name type: (type [(identifier) (attribute)] @receiver)) @reference.assign
+; alias: `x = f` / `x = mod.f`: x is f.
+(assignment left: (identifier) @name right: [(identifier) (attribute)] @receiver) @reference.alias
+; self attributes: `self.x = f(...)`, `self.x = f`, `self.x: T = ...`.
+((assignment left: (attribute object: (identifier) @_self attribute: (identifier) @name)
+  right: (call function: [(identifier) (attribute)] @receiver)) @reference.attr (#eq? @_self "self"))
+((assignment left: (attribute object: (identifier) @_self attribute: (identifier) @name)
+  right: [(identifier) (attribute)] @receiver) @reference.attralias (#eq? @_self "self"))
+((assignment left: (attribute object: (identifier) @_self attribute: (identifier) @name)
+  type: (type [(identifier) (attribute)] @receiver)) @reference.attr (#eq? @_self "self"))
+; returns: `return f` (returns), `return f(...)` (returncall), `def g() -> T` (returncall of T).
+(return_statement [(identifier) (attribute)] @name) @reference.returns
+(return_statement (call function: [(identifier) (attribute)] @name)) @reference.returncall
+(function_definition return_type: (type [(identifier) (attribute)] @name)) @reference.returncall
+; holds: callables kept in a dict or list (`d = {"k": f}`, `d["k"] = f`, `xs = [f, g]`), called as `d[k]()`.
+(assignment left: (identifier) @name right: (dictionary (pair value: [(identifier) (attribute)] @receiver))) @reference.holds
+(assignment left: (identifier) @name right: [(list (identifier) @receiver) (tuple (identifier) @receiver)]) @reference.holds
+(assignment left: (subscript value: (identifier) @name) right: [(identifier) (attribute)] @receiver) @reference.holds
+(call function: (subscript value: (identifier) @name)) @reference.callitem
 
 (import_statement) @import
 (import_from_statement) @import
