@@ -315,6 +315,14 @@ def run_jedi(args) -> dict:
         except Exception:
             names = []
         truth = None
+        if names and names[0].type == "statement":
+            # `f = obj.method` then `f()`: goto stops at the assignment; what it holds is the callee.
+            try:
+                inferred = script.infer(line, column)
+            except Exception:
+                inferred = []
+            if inferred and inferred[0].type in ("function", "class"):
+                names = inferred
         if len(names) >= 1:
             first = names[0]
             module_path = first.module_path

@@ -552,6 +552,10 @@ class Resolver:
             if target is not None:
                 if target[0] != "def" or not self._callable(spec, target, ref[0]):
                     return []
+                twins = self.same_id.get((target[1], target[2]))
+                if twins and not any(self.records[target[1]].defs[i].kind == "impl" for i in twins):
+                    # `const f = ...` in two callbacks, or a conditional `def`: one node id, several bodies.
+                    return [(target, INFERRED, 0.8, f"{name} is defined {len(twins)} times in {target[1]}")]
                 return [(target, EXTRACTED, 1.0, "")]
             found = self._variable(path, rec, spec, scope, name, 0, skip_first)
             if found is not None:
@@ -738,7 +742,7 @@ class Resolver:
                 got = self._evaluate(class_path, value, depth + 1)
                 if got is None:
                     return None
-                return got[0], _joined(got[1], f"self.{name} set at line {value[3]}")
+                return got[0], _joined(got[1], f"attribute {name} set at line {value[3]}")
             typed = self._flow(class_path)["values"].get((class_index, name))  # class-level `name: T`
             if typed is not None:
                 return self._evaluate(class_path, typed, depth + 1)
