@@ -208,3 +208,43 @@ def test_rust_prelude_and_literals_do_not_bind(project):
     )
     assert not calls(g, target="src/error.rs::Ok")
     assert not calls(g, target="src/lib.rs::Name.to_string")
+
+
+def test_python_keyed_containers_tuples_returned_calls_and_raise(project):
+    """The PyCG categories this resolver follows (dicts, lists, assignments, direct_calls, exceptions), on
+    sources of our own."""
+    g = graph_of(
+        project,
+        {
+            "main.py": (
+                "def first():\n"
+                "    pass\n"
+                "def second():\n"
+                "    pass\n"
+                "def third():\n"
+                "    pass\n"
+                "def factory():\n"
+                "    return third\n"
+                "class Failure(Exception):\n"
+                "    def __init__(self):\n"
+                "        pass\n"
+                "table = {'a': first}\n"
+                "table['a'] = second\n"
+                "table['a']()\n"
+                "steps = [first, second]\n"
+                "steps[0]()\n"
+                "x, y = first, third\n"
+                "y()\n"
+                "factory()()\n"
+                "raise Failure\n"
+            ),
+        },
+    )
+    keyed = [e for e in calls(g, "main.py") if e["line"] == 14]
+    assert [e["target"] for e in keyed] == ["main.py::second"]  # the last value stored under 'a'
+    assert "table" in keyed[0]["reason"] and keyed[0]["confidence"] == "INFERRED"
+    assert [e["target"] for e in calls(g, "main.py") if e["line"] == 16] == ["main.py::first"]
+    assert [e["target"] for e in calls(g, "main.py") if e["line"] == 18] == ["main.py::third"]
+    returned = [e for e in calls(g, "main.py") if e["line"] == 19 and e["target"] == "main.py::third"]
+    assert returned and "returned by factory" in returned[0]["reason"]
+    assert [e["target"] for e in calls(g, "main.py") if e["line"] == 20] == ["main.py::Failure"]

@@ -13,6 +13,7 @@ Resolution is a pure function of the set of records, so a build from cached reco
 from __future__ import annotations
 
 import posixpath
+import re
 from collections import defaultdict
 
 from skillbox.graph.extract import LITERAL
@@ -32,9 +33,14 @@ REF_RELATION = {
     "type": "references",
     "decorator": "references",
     "callitem": "calls",
+    "callresult": "calls",
 }
 # Facts the resolver follows but that are no edges of their own (see "value flow" below).
-FLOW_RELATIONS = frozenset({"assign", "alias", "attr", "attralias", "returns", "returncall", "holds"})
+ITEM_RELATIONS = frozenset({"item0", "item1", "item2", "item3"})  # list/tuple element at a position
+FLOW_RELATIONS = frozenset({"assign", "alias", "attr", "attralias", "returns", "returncall", "holds"}) | ITEM_RELATIONS
+HELD_PAIR = re.compile(r"^([^:=\[\]]+?)\s*:\s*([\w.]+)$", re.S)  # `"k": f` of a dict literal
+HELD_SET = re.compile(r"^\w+\s*\[(.+)\]\s*=\s*([\w.]+)$", re.S)  # `d["k"] = f`
+HELD_CALL = re.compile(r"^\w+\s*\[(.+)\]$", re.S)  # `d["k"]` in `d["k"]()`
 
 # Targets: ("def", path, index) | ("module", path) | ("external", node_id) | None
 
@@ -74,6 +80,7 @@ class Resolver:
         self.stats = {"unresolved_imports": 0}
         self._flow_memo: dict[str, dict] = {}
         self._mro_memo: dict[tuple[str, int], list[tuple[str, int]]] = {}
+        self._expr_memo: dict[tuple[str, int, str], tuple | None] = {}
 
     # ---- assembly --------------------------------------------------------------------------------------------
 
@@ -424,7 +431,17 @@ class Resolver:
     def member(self, path: str, index: int, name: str, depth: int = 0) -> tuple[tuple | None, bool]:
         """`Class.name`: (target, inherited?) through the class body (and `impl`/extension blocks of the same
         type in the file), then its resolved bases in method resolution order (C3, as Python computes it)."""
+        children = self.children.get(path, {})
+        group = self.same_id.get((path, index), (index,))
+        for member_of in group:  # the class itself first: most lookups end here, without a method order
+            found = children.get(member_of, {}).get(name)
+            if found is not None:
+                return ("def", path, found), False
+        if not any((path, member_of) in self.bases for member_of in group):
+            return None, False
         for position, (class_path, class_index) in enumerate(self.mro(path, index)):
+            if position == 0:
+                continue
             children = self.children.get(class_path, {})
             for member_of in self.same_id.get((class_path, class_index), (class_index,)):
                 found = children.get(member_of, {}).get(name)
@@ -511,7 +528,8 @@ class Resolver:
             is_base = kind in ("inherit", "implement")
             if is_base != inherits:
                 continue
-            key = (kind in ("inherit", "implement", "decorator"), ref[3], ref[1], ref[2], kind == "callitem")
+            special = kind if kind in ("callitem", "callresult") else kind in ("inherit", "implement", "decorator")
+            key = (special, ref[3], ref[1], ref[2], ref[4] if kind == "callitem" else 0)
             results = memo.get(key)
             if results is None:
                 results = self._resolve_ref(path, rec, spec, ref)
@@ -544,7 +562,10 @@ class Resolver:
         name = ref[1]
         scope = ref[3]
         if ref[0] == "callitem":  # `handlers[key]()`: what the container was given
-            return self._held(path, rec, spec, scope, name)
+            return self._held(path, rec, scope, receiver, name, ref[4])
+        if ref[0] == "callresult":  # `make()()`: what the call returns, called
+            found = self._expression(path, rec, spec, scope, name + "()", 0)
+            return self._called(found, name) if found is not None else []
         # Bases and decorators are evaluated in the scope around the definition they belong to.
         skip_first = ref[0] in ("inherit", "implement", "decorator") and scope >= 0
         if receiver is None:
@@ -583,7 +604,11 @@ class Resolver:
                 return self._called(held, name)
             return self._unknown_receiver(path, rec, spec, name, scope)
         if receiver != "?":
-            container = self._resolve_dotted(path, rec, spec, scope, receiver, skip_first)
+            head = receiver.split(".", 1)[0]
+            # `self.x.y`: the head is no name in scope, so only the value flow can say what it is.
+            container = (
+                None if head in spec.self_words else self._resolve_dotted(path, rec, spec, scope, receiver, skip_first)
+            )
             if container is not None:
                 if container[0] in ("external", "unresolved"):
                     return []
@@ -608,7 +633,6 @@ class Resolver:
                     target = self._attribute(thing, name)
                     if target is not None and target[0] == "def":
                         return [(target, INFERRED, 0.85, reason) if reason else (target, EXTRACTED, 1.0, "")]
-            head = receiver.split(".", 1)[0]
             if head in spec.builtins and self.lookup(path, rec, scope, head, spec) is None:
                 return []  # `str.join`, `JSON.parse`, `Object.keys`: the language's own
             if receiver[:1].isupper() and receiver.isidentifier():
@@ -684,9 +708,19 @@ class Resolver:
                         attrs[key] = None
                     else:
                         attrs[key] = value
-            elif kind == "holds":
-                holds[(scope, name)].append(("name", expr, scope, line))
-        flow = self._flow_memo[path] = {"values": values, "returns": returns, "attrs": attrs, "holds": holds}
+            elif kind == "holds":  # name is `key: value` or `container[key] = value`; expr the container
+                match = HELD_PAIR.match(name) or HELD_SET.match(name)
+                if match:
+                    holds[(scope, expr)].append((_key(match.group(1)), ("name", match.group(2), scope, line)))
+            elif kind in ITEM_RELATIONS:
+                holds[(scope, expr)].append((kind[4:], ("name", name, scope, line)))
+
+        flow = self._flow_memo[path] = {
+            "values": values,
+            "returns": returns,
+            "attrs": attrs,
+            "holds": holds,
+        }
         return flow
 
     def _evaluate(self, path: str, value: tuple, depth: int) -> tuple | None:
@@ -752,6 +786,15 @@ class Resolver:
         """The value of a dotted expression such as `x`, `x.y`, `self.a.b`, `make()`, `mod.f().g`."""
         if depth > 12 or expr == "?" or expr == LITERAL:
             return None
+        key = (path, scope, expr)
+        memo = self._expr_memo
+        if key in memo:
+            return memo[key]
+        memo[key] = None  # cycle guard
+        found = memo[key] = self._expression_uncached(path, rec, spec, scope, expr, depth)
+        return found
+
+    def _expression_uncached(self, path, rec, spec, scope: int, expr: str, depth: int):
         parts = expr.replace("::", ".").replace("->", ".").split(".")
         found = None
         for index, part in enumerate(parts):
@@ -790,26 +833,38 @@ class Resolver:
                     return None
         return found
 
-    def _held(self, path, rec, spec, scope: int, name: str) -> list[tuple]:
-        """`name[key]()`: the callables the container was filled with (any key: keys are not followed)."""
+    def _held(self, path, rec, scope: int, container: str, subscript: str, line: int) -> list[tuple]:
+        """`container[key]()`: the callable last stored under that key before this line, when the key is a
+        literal the container was filled with; otherwise every callable it holds (candidates)."""
         holds = self._flow(path)["holds"]
         current = scope
         while True:
-            items = holds.get((current, name))
+            items = holds.get((current, container))
             if items:
                 break
             if current < 0:
                 return []
             current = rec.defs[current].parent
+        match = HELD_CALL.match(subscript)
+        key = _key(match.group(1)) if match else None
+        keyed = [item for item in items if key is not None and item[0] == key]
+        if keyed:
+            before = [item for item in keyed if item[1][3] <= line] or keyed
+            _key_text, value = max(before, key=lambda item: item[1][3])
+            got = self._evaluate(path, value, 0)
+            if got is None or got[0][0] != "def":
+                return []
+            reason = _joined(got[1], f"{container}[{key}] set at line {value[3]}")
+            return [(got[0], INFERRED, 0.8, reason)]
         targets = set()
-        for item in items:
-            got = self._evaluate(path, item, 0)
+        for _key_text, value in items:
+            got = self._evaluate(path, value, 0)
             if got is not None and got[0][0] == "def":
                 targets.add(got[0])
         if len(targets) == 1:
-            return [(targets.pop(), INFERRED, 0.8, f"the only callable {name} holds")]
+            return [(targets.pop(), INFERRED, 0.8, f"the only callable {container} holds")]
         if len(targets) <= MAX_AMBIGUOUS:
-            return [(t, AMBIGUOUS, 0.3, f"one of {len(targets)} callables {name} holds") for t in sorted(targets)]
+            return [(t, AMBIGUOUS, 0.3, f"one of {len(targets)} callables {container} holds") for t in sorted(targets)]
         return []
 
     def _enclosing_class(self, rec: FileRecord, scope: int) -> int:
@@ -883,6 +938,14 @@ class Resolver:
             reason = f"one of {len(candidates)} {what}s of that name"
             return [(("def", *c), AMBIGUOUS, 0.3, reason) for c in sorted(candidates)]
         return []
+
+
+def _key(text: str) -> str:
+    """A literal subscript as one spelling (`'a'` and `"a"` are one key; `1` stays `1`)."""
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        return '"' + text[1:-1] + '"'
+    return text
 
 
 def _joined(reason: str, step: str) -> str:

@@ -48,11 +48,35 @@
 (return_statement [(identifier) (attribute)] @name) @reference.returns
 (return_statement (call function: [(identifier) (attribute)] @name)) @reference.returncall
 (function_definition return_type: (type [(identifier) (attribute)] @name)) @reference.returncall
-; holds: callables kept in a dict or list (`d = {"k": f}`, `d["k"] = f`, `xs = [f, g]`), called as `d[k]()`.
-(assignment left: (identifier) @name right: (dictionary (pair value: [(identifier) (attribute)] @receiver))) @reference.holds
-(assignment left: (identifier) @name right: [(list (identifier) @receiver) (tuple (identifier) @receiver)]) @reference.holds
-(assignment left: (subscript value: (identifier) @name) right: [(identifier) (attribute)] @receiver) @reference.holds
-(call function: (subscript value: (identifier) @name)) @reference.callitem
+; holds: callables kept in a dict or list, called as `d[k]()`. @receiver is the container; @name holds the key
+; and the value (`"k": f` of a dict literal, `d["k"] = f`), or the value alone at a list position (item0-3).
+(assignment left: (identifier) @receiver right: (dictionary (pair value: [(identifier) (attribute)]) @name)) @reference.holds
+((assignment left: (subscript value: (identifier) @receiver) right: [(identifier) (attribute)]) @name) @reference.holds
+(assignment left: (identifier) @receiver right: [(list . [(identifier) (attribute)] @name)
+  (tuple . [(identifier) (attribute)] @name)]) @reference.item0
+(assignment left: (identifier) @receiver right: [(list . (_) . [(identifier) (attribute)] @name)
+  (tuple . (_) . [(identifier) (attribute)] @name)]) @reference.item1
+(assignment left: (identifier) @receiver right: [(list . (_) . (_) . [(identifier) (attribute)] @name)
+  (tuple . (_) . (_) . [(identifier) (attribute)] @name)]) @reference.item2
+(assignment left: (identifier) @receiver right: [(list . (_) . (_) . (_) . [(identifier) (attribute)] @name)
+  (tuple . (_) . (_) . (_) . [(identifier) (attribute)] @name)]) @reference.item3
+(call function: (subscript value: (identifier) @receiver) @name) @reference.callitem
+; `f()()`: the result of a call, called.
+(call function: (call function: [(identifier) (attribute)] @name)) @reference.callresult
+; `a, b = f, g` / `a, b = C(), D()`: position by position (up to three).
+(assignment left: (pattern_list . (identifier) @name) right: (expression_list . [(identifier) (attribute)] @receiver)) @reference.alias
+(assignment left: (pattern_list . (_) . (identifier) @name)
+  right: (expression_list . (_) . [(identifier) (attribute)] @receiver)) @reference.alias
+(assignment left: (pattern_list . (_) . (_) . (identifier) @name)
+  right: (expression_list . (_) . (_) . [(identifier) (attribute)] @receiver)) @reference.alias
+(assignment left: (pattern_list . (identifier) @name)
+  right: (expression_list . (call function: [(identifier) (attribute)] @receiver))) @reference.assign
+(assignment left: (pattern_list . (_) . (identifier) @name)
+  right: (expression_list . (_) . (call function: [(identifier) (attribute)] @receiver))) @reference.assign
+(assignment left: (pattern_list . (_) . (_) . (identifier) @name)
+  right: (expression_list . (_) . (_) . (call function: [(identifier) (attribute)] @receiver))) @reference.assign
+; `raise E` instantiates E.
+(raise_statement (identifier) @name) @reference.call
 
 (import_statement) @import
 (import_from_statement) @import
