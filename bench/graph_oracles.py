@@ -26,6 +26,7 @@ import ast
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -225,6 +226,7 @@ def score_sites(sites: list[tuple], nodes: dict, links: list, label: str) -> dic
     unknown: dict[str, int] = defaultdict(int)
     in_repo = found = found_sure = not_nodes = 0
     examples: dict[str, list] = defaultdict(list)
+    by_reason: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     for file, line, name, truth in sites:
         edges = [e for e in by_site.get((file, line), ()) if nodes.get(e["target"], {}).get("name") == name]
         truth_id = None
@@ -237,18 +239,25 @@ def score_sites(sites: list[tuple], nodes: dict, links: list, label: str) -> dic
                 in_repo += 1
         for edge in edges:
             confidence = edge["confidence"]
+            kind = _reason_kind(edge.get("reason", ""))
             if truth is None:
                 unknown[confidence] += 1
             elif edge["target"] == truth_id:
                 right[confidence] += 1
+                by_reason[(confidence, kind)][0] += 1
             else:
                 wrong[confidence] += 1
+                by_reason[(confidence, kind)][1] += 1
                 if len(examples[confidence]) < 6:
                     examples[confidence].append(f"{file}:{line} {name} -> {edge['target']} (truth {truth})")
         if isinstance(truth_id, str):
             hit = [e for e in edges if e["target"] == truth_id]
             found += bool(hit)
-            found_sure += any(e["confidence"] != "AMBIGUOUS" for e in hit)
+            sure = any(e["confidence"] != "AMBIGUOUS" for e in hit)
+            found_sure += sure
+            if not sure and len(examples["missed"]) < 10:
+                got = ", ".join(f"{e['target']} {e['confidence']}" for e in edges) or "no edge"
+                examples["missed"].append(f"{file}:{line} {name} -> {truth_id} (graph: {got})")
     print(
         f"{label}: {len(sites)} sampled call sites, {in_repo} resolved by the checker to a definition the graph holds"
         f" ({not_nodes} more to locals, lambdas or other definitions that are not nodes)"
@@ -267,11 +276,19 @@ def score_sites(sites: list[tuple], nodes: dict, links: list, label: str) -> dic
         f"recall of the checker's in-repo resolutions: {recall:.3f} (any confidence), "
         f"{recall_sure:.3f} (EXTRACTED+INFERRED); target >= {RECALL_TARGET:.0%}"
     )
+    for (confidence, kind), (r, w) in sorted(by_reason.items()):
+        if confidence != "EXTRACTED":
+            print(f"  {confidence} because {kind}: {r} right, {w} wrong")
     for confidence, lines in examples.items():
         for text in lines:
-            print(f"  wrong {confidence}: {text}")
+            print(f"  {'missed' if confidence == 'missed' else 'wrong ' + confidence}: {text}")
     out["recall"], out["recall_sure"] = recall, recall_sure
     return out
+
+
+def _reason_kind(reason: str) -> str:
+    """A reason without its particulars (names, lines, counts), to group edges by why they were drawn."""
+    return re.sub(r"\b(?:line )?\d+\b|`[^`]*`|\S+\(\)|\b[\w.]*[A-Z_][\w.]*\b|\S+/\S+", "…", reason)[:80]
 
 
 def python_call_sites(root: Path, files: list[str]) -> list[tuple[str, int, int, str]]:

@@ -52,6 +52,9 @@ class LanguageSpec:
     builtin_methods: frozenset[str] = field(default_factory=frozenset)
     # Whether a call can land on a `type` definition (Go conversions can; a Rust or TS type alias cannot).
     callable_types: bool = True
+    # Another file's definitions are visible only through an import (Python, JS/TS, Rust): a bare name that
+    # nothing in scope binds is a local, a parameter or a global, never a same-named definition elsewhere.
+    imports_required: bool = False
     # Method names that construct an instance of their receiver class (Ruby `Foo.new`).
     constructors: tuple[str, ...] = ()
 
@@ -130,6 +133,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
         def_wrappers=("decorated_definition",),
         builtins=_python_builtins(),
         builtin_methods=_python_builtin_methods(),
+        imports_required=True,
     ),
     LanguageSpec(
         "javascript",
@@ -140,6 +144,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
         family="js",
         builtins=JS_GLOBALS,
         builtin_methods=JS_BUILTIN_METHODS,
+        imports_required=True,
     ),
     LanguageSpec(
         "typescript",
@@ -151,6 +156,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
         builtins=JS_GLOBALS,
         builtin_methods=JS_BUILTIN_METHODS,
         callable_types=False,
+        imports_required=True,
     ),
     LanguageSpec(
         "tsx",
@@ -163,6 +169,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
         builtins=JS_GLOBALS,
         builtin_methods=JS_BUILTIN_METHODS,
         callable_types=False,
+        imports_required=True,
     ),
     LanguageSpec("go", (".go",), "tree_sitter_go", hooks="skillbox.graph.languages.go", package_scope=True),
     LanguageSpec(
@@ -174,6 +181,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
         builtins=RUST_PRELUDE,
         builtin_methods=RUST_BUILTIN_METHODS,
         callable_types=False,
+        imports_required=True,
     ),
     LanguageSpec("java", (".java",), "tree_sitter_java", hooks="skillbox.graph.languages.dotted", family="jvm"),
     LanguageSpec("c", (".c", ".h"), "tree_sitter_c", family="c"),
