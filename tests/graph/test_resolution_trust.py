@@ -248,3 +248,27 @@ def test_python_keyed_containers_tuples_returned_calls_and_raise(project):
     returned = [e for e in calls(g, "main.py") if e["line"] == 19 and e["target"] == "main.py::third"]
     assert returned and "returned by factory" in returned[0]["reason"]
     assert [e["target"] for e in calls(g, "main.py") if e["line"] == 20] == ["main.py::Failure"]
+
+
+def test_javascript_export_aliases_and_default_exports_bind_importers(project):
+    g = graph_of(
+        project,
+        {
+            "base.ts": "class Base {\n  mount() { return 1; }\n}\nexport { Base as AppBase };\n",
+            "app.ts": "import { AppBase } from './base';\nexport class App extends AppBase {}\n",
+            "plugin.js": "export default function register() {\n  return 1;\n}\n",
+            "main.ts": (
+                "import { App } from './app';\n"
+                "import register from './plugin';\n"
+                "export function start() {\n"
+                "  const app = new App();\n"
+                "  app.mount();\n"
+                "  register();\n"
+                "}\n"
+            ),
+        },
+    )
+    assert g.edge("app.ts::App", "base.ts::Base", "inherits")["confidence"] == "EXTRACTED"
+    mount = g.edge("main.ts::start", "base.ts::Base.mount", "calls")
+    assert mount["confidence"] == "INFERRED" and "inherited" in mount["reason"]
+    assert g.edge("main.ts::start", "plugin.js::register", "calls")["confidence"] == "EXTRACTED"

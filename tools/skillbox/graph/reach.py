@@ -42,7 +42,8 @@ def affected_files(records: dict[str, FileRecord], before: dict[str, FileRecord]
         for relation, name, _receiver, scope in set(_flow(old)) ^ set(_flow(new)):
             names.update(scope.split("."))
             names.add(name)
-            if relation == "exportas":
+            if relation in ("exportas", "exportdefault"):
+                names.add("default")
                 names.update(_IDENT.findall(_receiver or ""))
         old_defs, new_defs = _defs(old), _defs(new)
         for qualname in old_defs.keys() | new_defs.keys():

@@ -37,7 +37,10 @@ REF_RELATION = {
 }
 # Facts the resolver follows but that are no edges of their own (see "value flow" below).
 ITEM_RELATIONS = frozenset({"item0", "item1", "item2", "item3"})  # list/tuple element at a position
-FLOW_RELATIONS = frozenset({"assign", "alias", "attr", "attralias", "returns", "returncall", "holds"}) | ITEM_RELATIONS
+FLOW_RELATIONS = (
+    frozenset({"assign", "alias", "attr", "attralias", "returns", "returncall", "holds", "exportas", "exportdefault"})
+    | ITEM_RELATIONS
+)
 HELD_PAIR = re.compile(r"^([^:=\[\]]+?)\s*:\s*([\w.]+)$", re.S)  # `"k": f` of a dict literal
 HELD_SET = re.compile(r"^\w+\s*\[(.+)\]\s*=\s*([\w.]+)$", re.S)  # `d["k"] = f`
 HELD_CALL = re.compile(r"^\w+\s*\[(.+)\]$", re.S)  # `d["k"]` in `d["k"]()`
@@ -415,6 +418,10 @@ class Resolver:
                 if submodule:
                     result = ("module", submodule)
             if result is None and depth < 20:
+                local = self._flow(module_file)["exports"].get(name)  # `export { local as name }`, default
+                if local is not None and local != name:
+                    result = self.module_attr(module_file, local, depth + 1)
+            if result is None and depth < 20:
                 for star in self.stars.get(module_file, ()):
                     result = self.module_attr(star, name, depth + 1)
                     if result is not None:
@@ -692,6 +699,7 @@ class Resolver:
         returns: dict[int, list[tuple]] = defaultdict(list)
         attrs: dict[tuple[int, str], tuple | None] = {}
         holds: dict[tuple[int, str], list[tuple]] = defaultdict(list)
+        exports: dict[str, str] = {}  # exported name -> the local name it stands for
         rec = self.records[path]
         for ref in rec.refs:
             kind = ref[0]
@@ -723,6 +731,10 @@ class Resolver:
                 match = HELD_PAIR.match(name) or HELD_SET.match(name)
                 if match:
                     holds[(scope, expr)].append((_key(match.group(1)), ("name", match.group(2), scope, line)))
+            elif kind == "exportas":
+                exports.setdefault(name, expr)
+            elif kind == "exportdefault":
+                exports.setdefault("default", name)
             elif kind in ITEM_RELATIONS:
                 holds[(scope, expr)].append((kind[4:], ("name", name, scope, line)))
 
@@ -730,6 +742,7 @@ class Resolver:
             "values": values,
             "assigned": assigned,
             "conflicted": conflicted,
+            "exports": exports,
             "returns": returns,
             "attrs": attrs,
             "holds": holds,

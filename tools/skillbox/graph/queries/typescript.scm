@@ -47,6 +47,11 @@
 (assignment_expression left: (member_expression object: (this) property: (property_identifier) @name)
   right: (new_expression constructor: (identifier) @receiver)) @reference.attr
 
+; Exports under another name (`export { Hono as HonoBase }`) and default exports: what importers bind.
+(export_statement !source (export_clause (export_specifier name: (identifier) @receiver alias: (identifier) @name))) @reference.exportas
+(export_statement "default" value: (identifier) @name) @reference.exportdefault
+(export_statement "default" declaration: [(class_declaration name: (_) @name) (function_declaration name: (identifier) @name)]) @reference.exportdefault
+
 (import_statement) @import
 (export_statement source: (string)) @import
 ((call_expression function: (identifier) @_require arguments: (arguments . (string) .)) @import
