@@ -221,6 +221,11 @@ def score_sites(sites: list[tuple], nodes: dict, links: list, label: str) -> dic
     (the checker could not tell). A graph edge at a site is right when its target is the truth's definition."""
     by_site = site_edges(links)
     node_at = {(n.get("file"), n.get("line"), n.get("name")): node_id for node_id, n in nodes.items()}
+    # Overloads and redefinitions share one node (the first): a truth at a later one is that node when it is
+    # the only node of that name in the file.
+    by_name: dict[tuple, list[str]] = defaultdict(list)
+    for node_id, n in nodes.items():
+        by_name[(n.get("file"), n.get("name"))].append(node_id)
     right: dict[str, int] = defaultdict(int)
     wrong: dict[str, int] = defaultdict(int)
     unknown: dict[str, int] = defaultdict(int)
@@ -232,6 +237,8 @@ def score_sites(sites: list[tuple], nodes: dict, links: list, label: str) -> dic
         truth_id = None
         if isinstance(truth, tuple):
             truth_id = node_at.get((truth[0], truth[1], name))
+            if truth_id is None and len(by_name.get((truth[0], name), ())) == 1:
+                truth_id = by_name[(truth[0], name)][0]
             if truth_id is None:  # e.g. a def the graph does not hold as a node (lambda, nested oddity)
                 truth_id = ("missing", truth)
                 not_nodes += 1

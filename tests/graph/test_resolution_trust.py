@@ -272,3 +272,30 @@ def test_javascript_export_aliases_and_default_exports_bind_importers(project):
     mount = g.edge("main.ts::start", "base.ts::Base.mount", "calls")
     assert mount["confidence"] == "INFERRED" and "inherited" in mount["reason"]
     assert g.edge("main.ts::start", "plugin.js::register", "calls")["confidence"] == "EXTRACTED"
+
+
+def test_python_with_targets_and_module_level_instances(project):
+    g = graph_of(
+        project,
+        {
+            "client.py": (
+                "class Client:\n"
+                "    def __enter__(self):\n"
+                "        return self\n"
+                "    def get(self, url):\n"
+                "        pass\n"
+                "DEFAULT = Client()\n"
+            ),
+            "use.py": (
+                "import client\n"
+                "from client import Client\n"
+                "def fetch():\n"
+                "    with Client() as c:\n"
+                "        c.get('/')\n"
+                "    client.DEFAULT.get('/x')\n"
+            ),
+        },
+    )
+    edges = {e["line"]: e for e in calls(g, "use.py::fetch", "client.py::Client.get")}
+    assert edges[5]["confidence"] == "INFERRED" and "__enter__" in edges[5]["reason"]
+    assert edges[6]["confidence"] == "EXTRACTED"  # `DEFAULT = Client()` at module level: an instance

@@ -130,7 +130,8 @@ BASE_RELATIONS = ("inherit", "implement")
 # Value-flow facts other files resolve through (what a function returns, what a class's attributes hold, what a
 # module exports under another name): part of the interface, so a change to one re-resolves the files that use it.
 SHARED_FLOW = frozenset({"returns", "returncall", "attr", "attralias", "exportas", "exportdefault"})
-CLASS_SCOPE_FLOW = frozenset({"assign", "alias"})  # shared when the scope is a class body (`x: T`)
+# Shared when the scope is a class body (`x: T`) or the module (`ASCII = Box(...)`, read as `box.ASCII`).
+OUTER_SCOPE_FLOW = frozenset({"assign", "alias"})
 
 
 def shared_flow(refs: tuple, defs: tuple) -> list[tuple]:
@@ -140,7 +141,7 @@ def shared_flow(refs: tuple, defs: tuple) -> list[tuple]:
     for r in refs:
         relation = r[0]
         if relation in SHARED_FLOW or (
-            relation in CLASS_SCOPE_FLOW and r[3] >= 0 and defs[r[3]][0] in ("class", "interface", "type", "impl")
+            relation in OUTER_SCOPE_FLOW and (r[3] < 0 or defs[r[3]][0] in ("class", "interface", "type", "impl"))
         ):
             out.append(r[:4])
     return out

@@ -38,7 +38,10 @@ REF_RELATION = {
 # Facts the resolver follows but that are no edges of their own (see "value flow" below).
 ITEM_RELATIONS = frozenset({"item0", "item1", "item2", "item3"})  # list/tuple element at a position
 FLOW_RELATIONS = (
-    frozenset({"assign", "alias", "attr", "attralias", "returns", "returncall", "holds", "exportas", "exportdefault"})
+    frozenset(
+        {"assign", "alias", "withassign", "attr", "attralias", "returns", "returncall", "holds", "exportas"}
+        | {"exportdefault"}
+    )
     | ITEM_RELATIONS
 )
 HELD_PAIR = re.compile(r"^([^:=\[\]]+?)\s*:\s*([\w.]+)$", re.S)  # `"k": f` of a dict literal
@@ -706,8 +709,10 @@ class Resolver:
             if kind not in FLOW_RELATIONS:
                 continue
             name, expr, scope, line = ref[1], ref[2], ref[3], ref[4]
-            if kind in ("assign", "alias"):
-                value = ("call" if kind == "assign" else "name", expr, scope, line)
+            if kind in ("assign", "alias", "withassign"):
+                value = ("call" if kind != "alias" else "name", expr, scope, line)
+                if kind == "withassign":
+                    value = ("with", expr, scope, line)
                 key = (scope, name)
                 assigned[key].append(value)
                 if key in values and (values[key] is None or values[key][:2] != value[:2]):
@@ -758,7 +763,10 @@ class Resolver:
         found = self._expression(path, rec, spec, scope, expr, depth + 1)
         if found is None or how == "name":
             return found
-        return self._result_of(found, depth)
+        result = self._result_of(found, depth)
+        if how == "with" and result is not None:
+            return result[0], _joined(result[1], f"`with {expr}(...) as` taken as the instance __enter__ returns")
+        return result
 
     def _result_of(self, found: tuple, depth: int) -> tuple | None:
         """What calling `found` gives: an instance of a class, or what a function returns (when all its returns
@@ -869,7 +877,12 @@ class Resolver:
                         found = (held[0], _joined(reason, held[1])) if held is not None else None
                 else:
                     target = self._attribute(thing, part)
-                    found = (target, reason) if target is not None and target[0] in ("def", "module") else None
+                    if target is None and thing[0] == "module":  # a module-level variable: `box.ASCII`
+                        value = self._flow(thing[1])["values"].get((-1, part))
+                        got = self._evaluate(thing[1], value, depth + 1) if value is not None else None
+                        found = (got[0], _joined(reason, got[1])) if got is not None else None
+                    else:
+                        found = (target, reason) if target is not None and target[0] in ("def", "module") else None
             if found is None:
                 return None
             if call:

@@ -35,6 +35,9 @@
 (assignment left: (identifier) @name type: (type [(identifier) (attribute)] @receiver)) @reference.assign
 (typed_parameter (identifier) @name type: (type [(identifier) (attribute)] @receiver)) @reference.assign
 (typed_default_parameter name: (identifier) @name type: (type [(identifier) (attribute)] @receiver)) @reference.assign
+; with: `with C() as x` binds what `C().__enter__()` returns, most often the instance (a guess: withassign).
+(with_item value: (as_pattern (call function: [(identifier) (attribute)] @receiver)
+  alias: (as_pattern_target (identifier) @name))) @reference.withassign
 ; alias: `x = f` / `x = mod.f`: x is f.
 (assignment left: (identifier) @name right: [(identifier) (attribute)] @receiver) @reference.alias
 ; self attributes: `self.x = f(...)`, `self.x = f`, `self.x: T = ...`.
