@@ -540,8 +540,9 @@ class Resolver:
             if is_base != inherits:
                 continue
             special = kind if kind in ("callitem", "callresult") else kind in ("inherit", "implement", "decorator")
-            head = ref[2].split(".", 1)[0] if ref[2] else ref[1]
-            sensitive = kind == "callitem" or head in conflicted
+            sensitive = kind == "callitem" or (
+                conflicted and (ref[2].split(".", 1)[0] if ref[2] else ref[1]) in conflicted
+            )
             key = (special, ref[3], ref[1], ref[2], ref[4] if sensitive else 0)
             results = memo.get(key)
             if results is None:
@@ -693,9 +694,10 @@ class Resolver:
     # return, an attribute set elsewhere). A name given two different values in one scope holds nothing.
 
     def _flow(self, path: str) -> dict:
-        flow = self._flow_memo.get(path)
-        if flow is not None:
-            return flow
+        try:
+            return self._flow_memo[path]
+        except KeyError:
+            pass
         values: dict[tuple[int, str], tuple | None] = {}
         assigned: dict[tuple[int, str], list[tuple]] = defaultdict(list)  # every value, in line order
         conflicted: set[str] = set()
