@@ -299,3 +299,20 @@ def test_python_with_targets_and_module_level_instances(project):
     edges = {e["line"]: e for e in calls(g, "use.py::fetch", "client.py::Client.get")}
     assert edges[5]["confidence"] == "INFERRED" and "__enter__" in edges[5]["reason"]
     assert edges[6]["confidence"] == "EXTRACTED"  # `DEFAULT = Client()` at module level: an instance
+
+
+def test_csharp_using_picks_the_type_of_the_namespace_in_use(project):
+    g = graph_of(
+        project,
+        {
+            "Zoo/Cat.cs": "namespace Zoo\n{\n    public class Cat { }\n}\n",
+            "Toys/Cat.cs": "namespace Toys;\npublic class Cat { }\n",
+            "App/Program.cs": (
+                "using System;\nusing Toys;\n\nnamespace App\n{\n    public class Program\n    {\n"
+                "        public static void Main()\n        {\n            var c = new Cat();\n        }\n    }\n}\n"
+            ),
+        },
+    )
+    edge = g.edge("App/Program.cs::Program.Main", "Toys/Cat.cs::Cat", "calls")
+    assert edge["confidence"] == "EXTRACTED"
+    assert not calls(g, "App/Program.cs::Program.Main", "Zoo/Cat.cs::Cat")

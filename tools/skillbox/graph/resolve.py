@@ -927,6 +927,25 @@ class Resolver:
             return [(t, AMBIGUOUS, 0.3, f"one of {len(targets)} callables {container} holds") for t in sorted(targets)]
         return []
 
+    def _declared_namespaces(self, path: str) -> frozenset[str]:
+        key = ("ns", path)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = frozenset(r[1] for r in self.records[path].refs if r[0] == "namespace")
+        return found
+
+    def _namespaces_seen(self, path: str, rec: FileRecord) -> frozenset[str]:
+        """The namespaces whose types a bare name in `path` can mean: its own and their parents, its `using`s."""
+        key = ("seen", path)
+        found = self._memo.get(key)
+        if found is None:
+            seen = {imp.module for imp in rec.imports}
+            for namespace in self._declared_namespaces(path):
+                parts = namespace.split(".")
+                seen.update(".".join(parts[:cut]) for cut in range(1, len(parts) + 1))
+            found = self._memo[key] = frozenset(seen)
+        return found
+
     def _enclosing_class(self, rec: FileRecord, scope: int) -> int:
         while scope >= 0:
             if rec.defs[scope].kind in CLASS_LIKE:
@@ -979,6 +998,14 @@ class Resolver:
             candidates = [c for c in candidates if c != (path, scope)]
         if not candidates or (spec.imports_required and not methods):
             return []
+        if spec.namespaces and not methods:
+            seen = self._namespaces_seen(path, rec)
+            hits = [c for c in candidates if c[0] != path and self._declared_namespaces(c[0]) & seen]
+            if len(hits) == 1:
+                return [(("def", *hits[0]), EXTRACTED, 1.0, "")]
+            if 1 < len(hits) <= MAX_AMBIGUOUS:
+                reason = f"one of {len(hits)} definitions of that name in the namespaces this file uses"
+                return [(("def", *c), AMBIGUOUS, 0.3, reason) for c in sorted(hits)]
         if spec.package_scope or not methods:
             directory = posixpath.dirname(path)
             same_dir = [c for c in candidates if posixpath.dirname(c[0]) == directory and c[0] != path]

@@ -55,6 +55,9 @@ class LanguageSpec:
     # Another file's definitions are visible only through an import (Python, JS/TS, Rust): a bare name that
     # nothing in scope binds is a local, a parameter or a global, never a same-named definition elsewhere.
     imports_required: bool = False
+    # Files declare namespaces and `using`/`import` them (C#): a bare type name means the definition in a
+    # namespace the file is in or uses.
+    namespaces: bool = False
     # Method names that construct an instance of their receiver class (Ruby `Foo.new`).
     constructors: tuple[str, ...] = ()
 
@@ -186,7 +189,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec("java", (".java",), "tree_sitter_java", hooks="skillbox.graph.languages.dotted", family="jvm"),
     LanguageSpec("c", (".c", ".h"), "tree_sitter_c", family="c"),
     LanguageSpec("cpp", (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++"), "tree_sitter_cpp", family="c"),
-    LanguageSpec("csharp", (".cs",), "tree_sitter_c_sharp", hooks="skillbox.graph.languages.dotted"),
+    LanguageSpec("csharp", (".cs",), "tree_sitter_c_sharp", hooks="skillbox.graph.languages.dotted", namespaces=True),
     LanguageSpec("ruby", (".rb",), "tree_sitter_ruby", self_words=("self",), constructors=("new",)),
     LanguageSpec(
         "php",
