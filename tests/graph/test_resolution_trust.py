@@ -316,3 +316,16 @@ def test_csharp_using_picks_the_type_of_the_namespace_in_use(project):
     edge = g.edge("App/Program.cs::Program.Main", "Toys/Cat.cs::Cat", "calls")
     assert edge["confidence"] == "EXTRACTED"
     assert not calls(g, "App/Program.cs::Program.Main", "Zoo/Cat.cs::Cat")
+
+
+def test_swift_import_of_an_in_repo_module_resolves_to_its_folder(project):
+    g = graph_of(
+        project,
+        {
+            "Sources/Core/Parser.swift": "public struct Parser {\n    public func run() {}\n}\n",
+            "Sources/App/main.swift": "import Foundation\nimport Core\n\nfunc start() {\n    Core.Parser().run()\n}\n",
+        },
+    )
+    imports = {e["target"] for e in g.edges("imports", source="Sources/App/main.swift")}
+    assert "Sources/Core/Parser.swift" in imports
+    assert "external:swift:Foundation" in imports and "external:swift:Core" not in imports

@@ -202,7 +202,9 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec(
         "kotlin", (".kt", ".kts"), "tree_sitter_kotlin", hooks="skillbox.graph.languages.dotted", family="jvm"
     ),
-    LanguageSpec("swift", (".swift",), "tree_sitter_swift", self_words=("self",)),
+    LanguageSpec(
+        "swift", (".swift",), "tree_sitter_swift", hooks="skillbox.graph.languages.swift", self_words=("self",)
+    ),
     LanguageSpec(
         "scala", (".scala", ".sc"), "tree_sitter_scala", hooks="skillbox.graph.languages.dotted", family="jvm"
     ),
