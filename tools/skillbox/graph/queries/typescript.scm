@@ -37,12 +37,16 @@
 ; Value flow (see resolve.py): `const x = new C()`, `x: C` parameters and variables, `this.x = new C()`,
 ; fields and constructor parameter properties typed `C`, so `x.m()` and `this.x.m()` resolve to C.m.
 (variable_declarator name: (identifier) @name value: (new_expression constructor: (identifier) @receiver)) @reference.assign
-(variable_declarator name: (identifier) @name type: (type_annotation (type_identifier) @receiver)) @reference.assign
-(required_parameter pattern: (identifier) @name type: (type_annotation (type_identifier) @receiver)) @reference.assign
-(optional_parameter pattern: (identifier) @name type: (type_annotation (type_identifier) @receiver)) @reference.assign
+(variable_declarator name: (identifier) @name
+  type: (type_annotation [(type_identifier) @receiver (generic_type name: (type_identifier) @receiver)])) @reference.assign
+(required_parameter pattern: (identifier) @name
+  type: (type_annotation [(type_identifier) @receiver (generic_type name: (type_identifier) @receiver)])) @reference.assign
+(optional_parameter pattern: (identifier) @name
+  type: (type_annotation [(type_identifier) @receiver (generic_type name: (type_identifier) @receiver)])) @reference.assign
 (required_parameter (accessibility_modifier) pattern: (identifier) @name
-  type: (type_annotation (type_identifier) @receiver)) @reference.attr
-(public_field_definition name: (property_identifier) @name type: (type_annotation (type_identifier) @receiver)) @reference.attr
+  type: (type_annotation [(type_identifier) @receiver (generic_type name: (type_identifier) @receiver)])) @reference.attr
+(public_field_definition name: (property_identifier) @name
+  type: (type_annotation [(type_identifier) @receiver (generic_type name: (type_identifier) @receiver)])) @reference.attr
 (public_field_definition name: (property_identifier) @name value: (new_expression constructor: (identifier) @receiver)) @reference.attr
 (assignment_expression left: (member_expression object: (this) property: (property_identifier) @name)
   right: (new_expression constructor: (identifier) @receiver)) @reference.attr
