@@ -329,3 +329,29 @@ def test_swift_import_of_an_in_repo_module_resolves_to_its_folder(project):
     imports = {e["target"] for e in g.edges("imports", source="Sources/App/main.swift")}
     assert "Sources/Core/Parser.swift" in imports
     assert "external:swift:Foundation" in imports and "external:swift:Core" not in imports
+
+
+def test_typescript_monorepo_self_imports_and_source_root_alias_are_inferred(project):
+    g = graph_of(
+        project,
+        {
+            "packages/core/src/index.ts": "export function boot() { return 1; }\n",
+            "packages/core/src/util/strings.ts": "export function pad() { return 1; }\n",
+            "apps/web/src/lib/math.ts": "export function add() { return 1; }\n",
+            "apps/web/main.ts": (
+                "import { boot } from '@acme/core';\n"
+                "import { pad } from '@acme/core/util/strings';\n"
+                "import React from 'react';\n"
+                "import { add } from '@/lib/math';\n"
+                "export function start() { boot(); pad(); }\n"
+            ),
+        },
+    )
+    imports = {e["target"]: e for e in g.edges("imports", source="apps/web/main.ts")}
+    core = imports["packages/core/src/index.ts"]
+    assert core["confidence"] == "INFERRED" and "package folder core" in core["reason"]
+    assert imports["packages/core/src/util/strings.ts"]["confidence"] == "INFERRED"
+    assert "external:typescript:react" in imports
+    alias = imports["apps/web/src/lib/math.ts"]
+    assert alias["confidence"] == "INFERRED" and "source root apps/web/src/" in alias["reason"]
+    assert g.edge("apps/web/main.ts::start", "packages/core/src/index.ts::boot", "calls")

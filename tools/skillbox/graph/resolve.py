@@ -280,10 +280,13 @@ class Resolver:
         bind = getattr(hook, "bind_import", None) if hook else None
         seen: set[tuple[str, int]] = set()
 
-        def edge(target_id: str, line: int, confidence: str = EXTRACTED) -> None:
+        def edge(target_id: str, line: int, confidence: str = EXTRACTED, reason: str = "") -> None:
             if (target_id, line) not in seen and target_id != path:
                 seen.add((target_id, line))
-                score, reason = (1.0, "") if confidence == EXTRACTED else (0.7, "the only file named after the type")
+                if confidence == EXTRACTED:
+                    score, reason = 1.0, ""
+                else:
+                    score, reason = 0.7, reason or "the only file named after the type"
                 self.file_edges[path].append((path, target_id, "imports", line, confidence, "", path, score, reason))
 
         for imp in rec.imports:
@@ -315,12 +318,14 @@ class Resolver:
         hook = spec.hook() if spec else None
         resolver = getattr(hook, "resolve_import", None) if hook else None
         extra: dict[str, tuple] = {}
-        confidence = EXTRACTED
+        confidence, reason = EXTRACTED, ""
         if resolver is not None:
             resolved = resolver(path, imp, self)
             target, extra = resolved[0], resolved[1]
             if len(resolved) > 2:
                 confidence = resolved[2]
+            if len(resolved) > 3:
+                reason = resolved[3]
         else:
             target = self.path_import(path, imp.module, lang)
         if target is None:
@@ -342,7 +347,7 @@ class Resolver:
                     edge(file, imp.line)
             scope_bindings.update(extra)
             return
-        edge(target, imp.line, confidence)
+        edge(target, imp.line, confidence, reason)
         scope_bindings.update(extra)
         if imp.names:
             for name, alias in imp.names:
@@ -354,6 +359,18 @@ class Resolver:
             scope_bindings[imp.alias] = ("module", target)
         if not imp.names and not imp.alias and not extra:
             self.visible[path].append(target)
+
+    def dirs_named(self, name: str) -> list[str]:
+        """Folders of the repository whose last part is `name` (a package folder an import may name)."""
+        key = "dirs-by-name"
+        if key not in self._memo:
+            by_name: dict[str, list[str]] = defaultdict(list)
+            for directory in sorted({posixpath.dirname(p) for p in self.records}):
+                while directory:
+                    by_name[posixpath.basename(directory)].append(directory)
+                    directory = posixpath.dirname(directory)
+            self._memo[key] = {k: sorted(set(v)) for k, v in by_name.items()}
+        return self._memo[key].get(name, [])
 
     def dirs_with(self, lang: str) -> list[str]:
         key = f"dirs:{lang}"
