@@ -91,3 +91,42 @@ def test_interface_edits_reuse_unreached_files_and_equal_cold(flask_tree, tmp_pa
             assert again < files / 2, (what, again, files)
         else:
             assert again == files, (what, again, files)
+
+
+FLOW = {
+    "pkg/__init__.py": "",
+    "pkg/engine.py": (
+        "class Engine:\n    def start(self):\n        pass\n\n\nclass Motor:\n    def start(self):\n        pass\n"
+    ),
+    "pkg/factory.py": (
+        "from pkg.engine import Engine, Motor\n\n\n"
+        "def make():\n    return Engine()\n\n\n"
+        "class Car:\n    def __init__(self):\n        self.engine = Engine()\n"
+    ),
+    "pkg/use.py": (
+        "from pkg.factory import make, Car\n\n\ndef run(car: Car):\n    make().start()\n    car.engine.start()\n"
+    ),
+    "pkg/other.py": "def unrelated():\n    return 1\n",
+}
+
+FLOW_EDITS = [
+    ("a function returns another class", "pkg/factory.py", "    return Engine()", "    return Motor()"),
+    ("an attribute holds another class", "pkg/factory.py", "self.engine = Engine()", "self.engine = Motor()"),
+    ("lines shift above the attribute", "pkg/factory.py", "class Car:\n", "# moved\n\n\nclass Car:\n"),
+]
+
+
+def test_value_flow_edits_in_one_file_reach_the_files_that_use_them(project, tmp_path):
+    """What `use.py`'s calls resolve to depends on what `factory.py` returns and assigns: editing those must
+    re-resolve `use.py` (the graph equals a cold build), while a file that names none of it is reused."""
+    root = project(FLOW)
+    age(root)
+    build_graph(root)
+    for what, rel, old, new in FLOW_EDITS:
+        _edit(root / rel, old, new)
+        result = build_graph(root)
+        assert (root / "skillbox-out" / "graph.json").read_bytes() == cold_bytes(root, tmp_path, what), what
+        assert result.summary["resolved_again"] < result.summary["files"], what
+    links = read_graph(root / "skillbox-out").links
+    targets = {e["target"] for e in links if e["source"] == "pkg/use.py::run" and e["relation"] == "calls"}
+    assert "pkg/engine.py::Motor.start" in targets and "pkg/engine.py::Engine.start" not in targets

@@ -136,8 +136,9 @@ def from_blocks(blocks, meta: dict, path: Path | None = None) -> CodeGraph:
     """A CodeGraph straight from the build's blocks, without a round trip through JSON.
 
     `blocks` yields (nodes, edges) per block in graph.json order: nodes as dicts, edges either as the engine's
-    edge tuples (source, target, relation, line, confidence, context, file, score; a block just built) or as link
-    dicts (a block parsed back from the previous graph.json). The result equals `load_graph` of the written file.
+    edge tuples (source, target, relation, line, confidence, context, file, score, reason; a block just built) or
+    as link dicts (a block parsed back from the previous graph.json). The result equals `load_graph` of the
+    written file.
     """
     nodes: dict[str, dict] = {}
     edges: list[Edge] = []

@@ -28,6 +28,19 @@ INDENTS = re.compile(r"\n([^\S\n]*)(?=\S)")
 COMMENT_MARKS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|//[/!]?|#|--\[?\[?|;+)\s?", re.M)
 DOC_LIMIT = 400
 PLAIN_RECEIVERS = frozenset({"identifier", "this", "self", "simple_identifier", "constant", "variable_name"})
+# Receivers that are values written in the code (`", ".join`, `[].map`, `` `x`.trim ``, `"a".to_string()`): their
+# methods belong to the language's own types, never to the repository's. Recorded as LITERAL.
+LITERAL_RECEIVERS = frozenset(
+    {
+        "string", "concatenated_string", "integer", "float", "list", "dictionary", "set", "tuple",
+        "list_comprehension", "dictionary_comprehension", "set_comprehension", "generator_expression",
+        "template_string", "array", "object", "number", "regex", "true", "false",
+        "string_literal", "raw_string_literal", "integer_literal", "float_literal", "char_literal",
+        "interpreted_string_literal", "rune_literal", "interpolated_string_expression", "verbatim_string_literal",
+        "line_string_literal", "multi_line_string_literal", "encapsed_string", "heredoc", "symbol", "hash",
+    }
+)  # fmt: skip
+LITERAL = "<literal>"
 RECEIVER_FORMS_MAX = 100_000
 BEYOND = 1 << 62  # past any byte offset
 _first = itemgetter(0)
@@ -44,7 +57,7 @@ class _Engine:
         self.query = ts.query(spec)
         self.parse_import = getattr(spec.hook(), "parse_import", None)
         self.outer_of: dict[int, str] = {}  # pattern index -> its outer capture name
-        self.plain_kinds: dict[int, bool] = {}  # node kind id -> its type is in PLAIN_RECEIVERS
+        self.plain_kinds: dict[int, int] = {}  # node kind id -> 1 PLAIN_RECEIVERS, 2 LITERAL_RECEIVERS, 0 other
 
 
 _ENGINES: dict[str, _Engine] = {}
@@ -117,8 +130,13 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
                 receiver = data[receiver_node.start_byte : receiver_node.end_byte].decode("utf-8", "replace")
                 plain = plain_kinds.get(receiver_node.kind_id)
                 if plain is None:
-                    plain = plain_kinds[receiver_node.kind_id] = receiver_node.type in PLAIN_RECEIVERS
-                if not plain:  # an identifier or `this` needs no normalising
+                    kind_name = receiver_node.type
+                    plain = plain_kinds[receiver_node.kind_id] = (
+                        1 if kind_name in PLAIN_RECEIVERS else 2 if kind_name in LITERAL_RECEIVERS else 0
+                    )
+                if plain == 2:
+                    receiver = LITERAL
+                elif not plain:  # an identifier or `this` needs no normalising
                     form = forms.get(receiver)
                     if form is None:
                         form = forms[receiver] = receiver_form(receiver)

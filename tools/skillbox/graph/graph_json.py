@@ -22,7 +22,7 @@ def _links(unique: list[tuple]) -> list[dict]:
     links = []
     previous = None
     key = 0
-    for source, target, relation, line, confidence, context, file, score in unique:
+    for source, target, relation, line, confidence, context, file, score, reason in unique:
         pair = (source, target)
         key = key + 1 if pair == previous else 0
         previous = pair
@@ -34,6 +34,8 @@ def _links(unique: list[tuple]) -> list[dict]:
             link["line"] = line
         if context:
             link["context"] = context
+        if reason:  # why a guess (INFERRED) or candidate (AMBIGUOUS) was drawn
+            link["reason"] = reason
         links.append(link)
     return links
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from skillbox.graph.records import FileRecord
+from skillbox.graph.records import FileRecord, shared_flow
 
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
 
@@ -38,6 +38,13 @@ def affected_files(records: dict[str, FileRecord], before: dict[str, FileRecord]
             or [h.slug for h in old.headings] != [h.slug for h in new.headings]
         ):
             return None
+        # A changed return, attribute or export alias reaches the files that name its function, class or attribute.
+        for relation, name, _receiver, scope in set(_flow(old)) ^ set(_flow(new)):
+            names.update(scope.split("."))
+            names.add(name)
+            if relation in ("exportas", "exportdefault"):
+                names.add("default")
+                names.update(_IDENT.findall(_receiver or ""))
         old_defs, new_defs = _defs(old), _defs(new)
         for qualname in old_defs.keys() | new_defs.keys():
             if old_defs.get(qualname) != new_defs.get(qualname):
@@ -65,6 +72,10 @@ def _defs(rec: FileRecord) -> dict[str, list[tuple]]:
 
 def _imports(rec: FileRecord) -> list[tuple]:
     return [(i.module, i.level, i.names, i.alias, _scope_name(rec, i.scope), i.reexport) for i in rec.imports]
+
+
+def _flow(rec: FileRecord) -> list[tuple]:
+    return [(r[0], r[1], r[2], _scope_name(rec, r[3])) for r in shared_flow(rec.refs, rec.defs)]
 
 
 def _bases(rec: FileRecord) -> list[tuple]:

@@ -12,7 +12,7 @@ import marshal
 from typing import NamedTuple
 
 # Bump when the record layout or extraction semantics change: it is part of every cache key.
-EXTRACTOR_VERSION = 1
+EXTRACTOR_VERSION = 2
 
 
 class Def(NamedTuple):
@@ -127,6 +127,24 @@ def from_plain(t: tuple | None) -> FileRecord | None:
 
 
 BASE_RELATIONS = ("inherit", "implement")
+# Value-flow facts other files resolve through (what a function returns, what a class's attributes hold, what a
+# module exports under another name): part of the interface, so a change to one re-resolves the files that use it.
+SHARED_FLOW = frozenset({"returns", "returncall", "attr", "attralias", "exportas", "exportdefault", "namespace"})
+# Shared when the scope is a class body (`x: T`) or the module (`ASCII = Box(...)`, read as `box.ASCII`).
+OUTER_SCOPE_FLOW = frozenset({"assign", "alias"})
+
+
+def shared_flow(refs: tuple, defs: tuple) -> list[tuple]:
+    """The refs of a record (plain layout) that belong to its interface besides bases, as (relation, name,
+    receiver, scope)."""
+    out = []
+    for r in refs:
+        relation = r[0]
+        if relation in SHARED_FLOW or (
+            relation in OUTER_SCOPE_FLOW and (r[3] < 0 or defs[r[3]][0] in ("class", "interface", "type", "impl"))
+        ):
+            out.append(r[:4])
+    return out
 
 
 def plain_interface(t: tuple) -> str:
@@ -139,6 +157,7 @@ def plain_interface(t: tuple) -> str:
         tuple([(i[0], i[1], i[2], i[3], i[5], i[6]) for i in t[3]]),
         tuple([r[:4] for r in t[2] if r[0] in BASE_RELATIONS]),
         tuple([h[2] for h in t[8]]),
+        tuple(shared_flow(t[2], t[1])),
     )
     return hashlib.blake2b(marshal.dumps(parts), digest_size=12).hexdigest()
 

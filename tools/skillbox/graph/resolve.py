@@ -1,21 +1,30 @@
 """Records of every file -> nodes and edges, resolving names the way the language would, and saying how sure.
 
-Confidence is honest:
+Confidence is honest (measured against jedi, the TypeScript checker and PyCG by `bench/graph_oracles.py`):
 - EXTRACTED (1.0): the code determines the target: a definition in scope, an explicit import (followed through
-  re-exports), `self.method` defined on the enclosing class, a module attribute, a relative path.
-- INFERRED (score < 1): a heuristic picked it: an inherited method, a definition in a sibling file of the same
-  package, a file the importer includes, the only definition of that name in the repository.
-- AMBIGUOUS (0.3): two or three candidates remain; every one gets an edge. With more candidates, no edge at all.
+  re-exports and export aliases), `self.method` defined on the enclosing class, a module attribute, a relative
+  path, a receiver whose type the code states (`x = C()`, `x: C`, a typed parameter, a C# `using`).
+- INFERRED (score < 1): a named, reasoned guess, and the edge keeps its reason (`reason` in graph.json): an
+  inherited method, what a function returns, what an attribute was set to, the last of several assignments, a
+  callable held in a dict, a definition in a sibling file or an included file.
+- AMBIGUOUS (score <= 0.4): candidates: two or three definitions of the name (every one gets an edge), or one
+  method matched by name alone on a receiver of unknown type. With more candidates, no edge at all.
+Never bound: methods of literals (`", ".join`), builtins and globals (`JSON.parse`, Rust's `Ok`), methods every
+builtin value has (`get`, `toString`) on unknown receivers, and, in import-scoped languages, bare names nothing
+in scope binds.
 
-Resolution is a pure function of the set of records, so a build from cached records equals a cold build.
+Resolution is a pure function of the set of records, so a build from cached records equals a cold build. What
+one file's edges read of another (definitions, imports, bases, and the value-flow facts in
+`records.SHARED_FLOW`) is that file's interface; `reach.py` re-resolves the files a changed interface can reach.
 """
 
 from __future__ import annotations
 
 import posixpath
-import sys
+import re
 from collections import defaultdict
 
+from skillbox.graph.extract import LITERAL
 from skillbox.graph.languages import by_name
 from skillbox.graph.languages import python as py
 from skillbox.graph.records import FileRecord
@@ -24,14 +33,28 @@ EXTRACTED, INFERRED, AMBIGUOUS = "EXTRACTED", "INFERRED", "AMBIGUOUS"
 MAX_AMBIGUOUS = 3
 CLASS_LIKE = frozenset({"class", "interface", "type", "impl"})
 CALLABLE_KINDS = frozenset({"class", "function", "interface", "type"})
-STDLIB = frozenset(sys.stdlib_module_names)
+NODE_KIND = {"impl": "type", "objmethod": "method"}  # record kinds shown as another node kind
 REF_RELATION = {
     "call": "calls",
     "inherit": "inherits",
     "implement": "implements",
     "type": "references",
     "decorator": "references",
+    "callitem": "calls",
+    "callresult": "calls",
 }
+# Facts the resolver follows but that are no edges of their own (see "value flow" below).
+ITEM_RELATIONS = frozenset({"item0", "item1", "item2", "item3"})  # list/tuple element at a position
+FLOW_RELATIONS = (
+    frozenset(
+        {"assign", "alias", "withassign", "attr", "attralias", "returns", "returncall", "holds", "exportas"}
+        | {"exportdefault"}
+    )
+    | ITEM_RELATIONS
+)
+HELD_PAIR = re.compile(r"^([^:=\[\]]+?)\s*:\s*([\w.]+)$", re.S)  # `"k": f` of a dict literal
+HELD_SET = re.compile(r"^\w+\s*\[(.+)\]\s*=\s*([\w.]+)$", re.S)  # `d["k"] = f`
+HELD_CALL = re.compile(r"^\w+\s*\[(.+)\]$", re.S)  # `d["k"]` in `d["k"]()`
 
 # Targets: ("def", path, index) | ("module", path) | ("external", node_id) | None
 
@@ -69,24 +92,27 @@ class Resolver:
         self.mention_names: dict[str, list[tuple[str, int]]] = defaultdict(list)
         self.heading_ids: dict[str, list[str]] = {}
         self.stats = {"unresolved_imports": 0}
-        self._typed: dict[tuple[int, str], str | None] = {}
+        self._flow_memo: dict[str, dict] = {}
+        self._mro_memo: dict[tuple[str, int], list[tuple[str, int]]] = {}
+        self._expr_memo: dict[tuple, tuple | None] = {}
 
     # ---- assembly --------------------------------------------------------------------------------------------
 
-    # Edges are tuples (source, target, relation, line, confidence, context, file, score): plain tuple order is
+    # Edges are tuples (source, target, relation, line, confidence, context, file, score, reason): tuple order is
     # the graph.json order, so sorting needs no key function.
 
     def run(self) -> None:
         paths = sorted(self.records)
         for path in paths:
             self._add_file(path, self.records[path])
-        self.py_modules: dict[str, list[str]] = defaultdict(list)
-        for path, module in py.module_names([p for p in paths if self.records[p].lang == "python"]).items():
-            self.py_modules[module].append(path)
+        self.py_modules: dict[str, list[str]] = py.modules_by_name(
+            [p for p in paths if self.records[p].lang == "python"]
+        )
         for path in paths:
             self._add_imports(path, self.records[path])
         for path in paths:
             self._add_refs(path, self.records[path], inherits=True)
+        self._mro_memo = {}  # bases are complete only now
         for path in paths:
             if path not in self.reuse:
                 self._add_refs(path, self.records[path], inherits=False)
@@ -121,14 +147,16 @@ class Resolver:
             d = rec.defs[index]
             node_id = ids[index]
             siblings = children[d.parent]
-            if d.name not in siblings or rec.defs[siblings[d.name]].kind == "impl":
+            if d.kind == "objmethod":
+                pass  # `{ test() {} }`: reached through its object, never by its bare name
+            elif d.name not in siblings or rec.defs[siblings[d.name]].kind == "impl":
                 siblings[d.name] = index
             if len(by_id[node_id]) > 1:
                 self.same_id[(path, index)] = by_id[node_id]
             if node_id in made:
                 continue  # a redefinition (property setter, conditional def, impl block): the first is the node
             made.add(node_id)
-            kind = "type" if d.kind == "impl" else d.kind
+            kind = NODE_KIND.get(d.kind, d.kind)
             if emit:
                 node = {"id": node_id, "kind": kind, "name": d.name, "file": path, "line": d.line}
                 node["end_line"] = d.end_line
@@ -138,11 +166,11 @@ class Resolver:
                     node["notes"] = list(d.notes)
                 out_nodes.append(node)
                 parent_id = ids[d.parent] if d.parent >= 0 else path
-                self.file_edges[path].append((parent_id, node_id, "contains", d.line, EXTRACTED, "", path, 1.0))
+                self.file_edges[path].append((parent_id, node_id, "contains", d.line, EXTRACTED, "", path, 1.0, ""))
             if d.parent < 0 and kind in CALLABLE_KINDS:
                 self.top_names[(group, d.name)].append((path, index))
                 self.mention_names[d.name].append((path, index))
-            elif d.kind == "method":
+            elif kind == "method":
                 self.method_names[(group, d.name)].append((path, index))
         self.ids[path] = ids
         self.children[path] = children
@@ -164,7 +192,7 @@ class Resolver:
                 {"id": node_id, "kind": "heading", "name": h.title, "file": path, "line": h.line, "level": h.level}
             )
             parent = ids[h.parent] if h.parent >= 0 else path
-            self.file_edges[path].append((parent, node_id, "contains", h.line, EXTRACTED, "", path, 1.0))
+            self.file_edges[path].append((parent, node_id, "contains", h.line, EXTRACTED, "", path, 1.0, ""))
         self.heading_ids[path] = ids
 
     # ---- docs ------------------------------------------------------------------------------------------------
@@ -173,20 +201,20 @@ class Resolver:
         headings = self.heading_ids.get(path, [])
         seen: set[tuple[str, str, int]] = set()
 
-        def add(heading: int, target: str, relation: str, line: int, confidence: str, score: float, context: str):
+        def add(heading, target: str, relation: str, line: int, confidence: str, score: float, context, reason):
             source = headings[heading] if heading >= 0 else path
             if (source, target, line) in seen or target == source:
                 return
             seen.add((source, target, line))
-            self.file_edges[path].append((source, target, relation, line, confidence, context, path, score))
+            self.file_edges[path].append((source, target, relation, line, confidence, context, path, score, reason))
 
         for link in rec.links:
             target = self._doc_link_target(path, link.target)
             if target:
-                add(link.heading, target, "references", link.line, INFERRED, 0.9, "link")
+                add(link.heading, target, "references", link.line, INFERRED, 0.9, "link", "a link to this path")
         for mention in rec.mentions:
-            for target, confidence, score in self._mention_targets(mention.text):
-                add(mention.heading, target, "documents", mention.line, confidence, score, "mention")
+            for target, confidence, score, reason in self._mention_targets(mention.text):
+                add(mention.heading, target, "documents", mention.line, confidence, score, "mention", reason)
 
     def _doc_link_target(self, path: str, target: str) -> str | None:
         target = target.split("?", 1)[0]
@@ -210,9 +238,9 @@ class Resolver:
                 return heading
         return candidate
 
-    def _mention_targets(self, text: str) -> list[tuple[str, str, float]]:
+    def _mention_targets(self, text: str) -> list[tuple[str, str, float, str]]:
         if text in self.files:
-            return [(text, INFERRED, 0.9)]
+            return [(text, INFERRED, 0.9, "names this file")]
         dotted = text.replace("::", ".")
         if "." in dotted:
             parts = dotted.split(".")
@@ -224,18 +252,19 @@ class Resolver:
                     for part in parts[cut:]:
                         target = self._attribute(target, part) if target else None
                     if target and target[0] == "def":
-                        return [(self.ids[target[1]][target[2]], INFERRED, 0.9)]
+                        return [(self.ids[target[1]][target[2]], INFERRED, 0.9, "a dotted name of this module")]
                     break
             for key in (dotted, ".".join(parts[-2:])):
                 hits = self.qualnames.get(key, ())
                 if len(hits) == 1:
-                    return [(self.ids[hits[0][0]][hits[0][1]], INFERRED, 0.8)]
+                    return [(self.ids[hits[0][0]][hits[0][1]], INFERRED, 0.8, "the only definition of this name")]
             return []
         hits = self.mention_names.get(text, ())
         if len(hits) == 1:
-            return [(self.ids[hits[0][0]][hits[0][1]], INFERRED, 0.7)]
+            return [(self.ids[hits[0][0]][hits[0][1]], INFERRED, 0.7, "the only definition of this name")]
         if 1 < len(hits) <= MAX_AMBIGUOUS:
-            return [(self.ids[p][i], AMBIGUOUS, 0.3) for p, i in sorted(hits)]
+            reason = f"one of {len(hits)} definitions of this name"
+            return [(self.ids[p][i], AMBIGUOUS, 0.3, reason) for p, i in sorted(hits)]
         return []
 
     # ---- imports ---------------------------------------------------------------------------------------------
@@ -246,104 +275,57 @@ class Resolver:
         if not rec.imports:
             return
         lang = rec.lang
+        spec = self.specs.get(lang)
+        hook = spec.hook() if spec else None
+        bind = getattr(hook, "bind_import", None) if hook else None
         seen: set[tuple[str, int]] = set()
 
-        def edge(target_id: str, line: int, confidence: str = EXTRACTED) -> None:
+        def edge(target_id: str, line: int, confidence: str = EXTRACTED, reason: str = "") -> None:
             if (target_id, line) not in seen and target_id != path:
                 seen.add((target_id, line))
-                score = 1.0 if confidence == EXTRACTED else 0.7
-                self.file_edges[path].append((path, target_id, "imports", line, confidence, "", path, score))
+                if confidence == EXTRACTED:
+                    score, reason = 1.0, ""
+                else:
+                    score, reason = 0.7, reason or "the only file named after the type"
+                self.file_edges[path].append((path, target_id, "imports", line, confidence, "", path, score, reason))
 
         for imp in rec.imports:
-            if lang == "python":
-                self._python_import(path, imp, bindings[imp.scope], edge)
+            if bind is not None:  # the language binds names itself (Python: packages, submodules, stars)
+                bind(self, path, imp, bindings[imp.scope], edge)
             else:
                 self._generic_import(path, lang, imp, bindings[imp.scope], edge)
 
-    def _external(self, lang: str, module: str) -> str:
-        top = module.split(".")[0] if lang == "python" else module
-        node_id = f"external:{lang}:{top}"
+    def external(self, lang: str, name: str, **fields) -> str:
+        """The node of an outside module or package (created once), named as the language's hook names it."""
+        node_id = f"external:{lang}:{name}"
         if node_id not in self.externals:
-            node = {"id": node_id, "kind": "external", "name": top, "language": lang}
-            if lang == "python":
-                node["stdlib"] = top in STDLIB
+            node = {"id": node_id, "kind": "external", "name": name, "language": lang}
+            node.update(fields)
             self.externals[node_id] = node
         return node_id
 
-    def python_module(self, path: str, module: str, level: int) -> str | None:
-        if level:
-            base = posixpath.dirname(path)
-            for _ in range(level - 1):
-                if not base:
-                    return None
-                base = posixpath.dirname(base)
-            return py.module_file(base, module, self.files)
-        candidates = self.py_modules.get(module)
-        if not candidates:
-            return None
-        if len(candidates) == 1:
-            return candidates[0]
-        # Several files claim the name (top-level test modules in different folders): the nearest one wins.
-        return max(candidates, key=lambda c: (len(posixpath.commonprefix([c, path])), c))
-
-    def _python_import(self, path, imp, scope_bindings, edge) -> None:
-        if imp.names is None:  # import a.b.c [as x]
-            target = self.python_module(path, imp.module, 0)
-            if target is None:
-                ext = None if imp.module.split(".")[0] in self.py_modules else self._external("python", imp.module)
-                if ext is not None:
-                    edge(ext, imp.line)
-                    scope_bindings[imp.alias or imp.module.split(".")[0]] = ("external", ext)
-                else:
-                    self.stats["unresolved_imports"] += 1
-                return
-            edge(target, imp.line)
-            if imp.alias:
-                scope_bindings[imp.alias] = ("module", target)
-            else:
-                head = imp.module.split(".")[0]
-                head_file = self.python_module(path, head, 0)
-                if head_file:
-                    scope_bindings[head] = ("module", head_file)
-            return
-        target = self.python_module(path, imp.module, imp.level)
-        if target is None:
-            if imp.level or (imp.module.split(".")[0] in self.py_modules):
-                self.stats["unresolved_imports"] += 1
-                return
-            ext = self._external("python", imp.module)
-            edge(ext, imp.line)
-            for name, alias in imp.names:
-                if name != "*":
-                    scope_bindings[alias or name] = ("external", ext)
-            return
-        edge(target, imp.line)
-        for name, alias in imp.names:
-            if name == "*":
-                self.stars[path].append(target)
-                continue
-            submodule = self._submodule(target, name)
-            if submodule:
-                edge(submodule, imp.line)
-            scope_bindings[alias or name] = ("symbol", target, name)
-
     def _submodule(self, package_file: str, name: str) -> str | None:
-        directory, base = posixpath.split(package_file)
-        if not base.startswith("__init__."):
-            return None
-        return py.module_file(directory, name, self.files)
+        """`package.name` as a module of its own (Python `pkg/__init__.py` -> `pkg/name.py`), by the package's
+        language hook."""
+        rec = self.records.get(package_file)
+        spec = self.specs.get(rec.lang) if rec is not None else None
+        hook = spec.hook() if spec is not None else None
+        finder = getattr(hook, "submodule", None)
+        return finder(self, package_file, name) if finder is not None else None
 
     def _generic_import(self, path, lang, imp, scope_bindings, edge) -> None:
         spec = self.specs.get(lang)
         hook = spec.hook() if spec else None
         resolver = getattr(hook, "resolve_import", None) if hook else None
         extra: dict[str, tuple] = {}
-        confidence = EXTRACTED
+        confidence, reason = EXTRACTED, ""
         if resolver is not None:
             resolved = resolver(path, imp, self)
             target, extra = resolved[0], resolved[1]
             if len(resolved) > 2:
                 confidence = resolved[2]
+            if len(resolved) > 3:
+                reason = resolved[3]
         else:
             target = self.path_import(path, imp.module, lang)
         if target is None:
@@ -351,7 +333,7 @@ class Resolver:
                 self.stats["unresolved_imports"] += 1
                 return
             namer = getattr(hook, "external_name", None) if hook else None
-            ext = self._external(lang, namer(imp.module) if namer else _package_name(imp.module))
+            ext = self.external(lang, namer(imp.module) if namer else _package_name(imp.module))
             edge(ext, imp.line)
             for name, alias in imp.names or ():
                 if name != "*":
@@ -365,7 +347,7 @@ class Resolver:
                     edge(file, imp.line)
             scope_bindings.update(extra)
             return
-        edge(target, imp.line, confidence)
+        edge(target, imp.line, confidence, reason)
         scope_bindings.update(extra)
         if imp.names:
             for name, alias in imp.names:
@@ -377,6 +359,18 @@ class Resolver:
             scope_bindings[imp.alias] = ("module", target)
         if not imp.names and not imp.alias and not extra:
             self.visible[path].append(target)
+
+    def dirs_named(self, name: str) -> list[str]:
+        """Folders of the repository whose last part is `name` (a package folder an import may name)."""
+        key = "dirs-by-name"
+        if key not in self._memo:
+            by_name: dict[str, list[str]] = defaultdict(list)
+            for directory in sorted({posixpath.dirname(p) for p in self.records}):
+                while directory:
+                    by_name[posixpath.basename(directory)].append(directory)
+                    directory = posixpath.dirname(directory)
+            self._memo[key] = {k: sorted(set(v)) for k, v in by_name.items()}
+        return self._memo[key].get(name, [])
 
     def dirs_with(self, lang: str) -> list[str]:
         key = f"dirs:{lang}"
@@ -452,6 +446,10 @@ class Resolver:
                 if submodule:
                     result = ("module", submodule)
             if result is None and depth < 20:
+                local = self._flow(module_file)["exports"].get(name)  # `export { local as name }`, default
+                if local is not None and local != name:
+                    result = self.module_attr(module_file, local, depth + 1)
+            if result is None and depth < 20:
                 for star in self.stars.get(module_file, ()):
                     result = self.module_attr(star, name, depth + 1)
                     if result is not None:
@@ -467,20 +465,55 @@ class Resolver:
 
     def member(self, path: str, index: int, name: str, depth: int = 0) -> tuple[tuple | None, bool]:
         """`Class.name`: (target, inherited?) through the class body (and `impl`/extension blocks of the same
-        type in the file), then its resolved bases."""
-        group = self.same_id.get((path, index), (index,))
+        type in the file), then its resolved bases in method resolution order (C3, as Python computes it)."""
         children = self.children.get(path, {})
-        for member_of in group:
+        group = self.same_id.get((path, index), (index,))
+        for member_of in group:  # the class itself first: most lookups end here, without a method order
             found = children.get(member_of, {}).get(name)
             if found is not None:
                 return ("def", path, found), False
-        if depth < 10:
-            for member_of in group:
-                for base_path, base_index in self.bases.get((path, member_of), ()):
-                    target, _ = self.member(base_path, base_index, name, depth + 1)
-                    if target is not None:
-                        return target, True
+        if not any((path, member_of) in self.bases for member_of in group):
+            return None, False
+        for position, (class_path, class_index) in enumerate(self.mro(path, index)):
+            if position == 0:
+                continue
+            children = self.children.get(class_path, {})
+            for member_of in self.same_id.get((class_path, class_index), (class_index,)):
+                found = children.get(member_of, {}).get(name)
+                if found is not None:
+                    return ("def", class_path, found), position > 0
         return None, False
+
+    def mro(self, path: str, index: int, depth: int = 0) -> list[tuple[str, int]]:
+        """The class and its resolved bases, linearised by C3 (depth-first left-to-right where C3 fails)."""
+        key = (path, index)
+        memo = self._mro_memo.get(key)
+        if memo is not None:
+            return memo
+        self._mro_memo[key] = [key]  # cycle guard
+        bases = []
+        for member_of in self.same_id.get(key, (index,)):
+            bases.extend(self.bases.get((path, member_of), ()))
+        if not bases or depth > 20:
+            result = [key]
+        else:
+            lines = [list(self.mro(b[0], b[1], depth + 1)) for b in bases] + [list(bases)]
+            result = [key]
+            while any(lines):
+                for line in lines:
+                    if not line:
+                        continue
+                    head = line[0]
+                    if not any(head in other[1:] for other in lines):
+                        break
+                else:  # no consistent order: fall back to the first remaining head
+                    head = next(line[0] for line in lines if line)
+                result.append(head)
+                lines = [[c for c in line if c != head] for line in lines]
+            seen: set = set()
+            result = [c for c in result if not (c in seen or seen.add(c))]
+        self._mro_memo[key] = result
+        return result
 
     def lookup(self, path: str, rec: FileRecord, scope: int, name: str, spec, skip_first: bool = False):
         """A bare name from `scope` outwards: local definitions and imports, then the module, then star imports."""
@@ -523,21 +556,19 @@ class Resolver:
         ids = self.ids[path]
         memo: dict[tuple, list] = {}
         seen: set[tuple] = set()
-        if not inherits:
-            self._typed = {}
-            for ref in rec.refs:
-                if ref[0] == "assign":
-                    # One type per variable and scope; a variable given two different types is left untyped.
-                    known = self._typed.setdefault((ref[3], ref[1]), ref[2])
-                    if known != ref[2]:
-                        self._typed[(ref[3], ref[1])] = None
+        conflicted = self._flow(path)["conflicted"] if not inherits else ()
         for ref in rec.refs:
-            if ref[0] == "assign":
+            kind = ref[0]
+            if kind in FLOW_RELATIONS:
                 continue
-            is_base = ref[0] in ("inherit", "implement")
+            is_base = kind in ("inherit", "implement")
             if is_base != inherits:
                 continue
-            key = (ref[0] in ("inherit", "implement", "decorator"), ref[3], ref[1], ref[2])
+            special = kind if kind in ("callitem", "callresult") else kind in ("inherit", "implement", "decorator")
+            sensitive = kind == "callitem" or (
+                conflicted and (ref[2].split(".", 1)[0] if ref[2] else ref[1]) in conflicted
+            )
+            key = (special, ref[3], ref[1], ref[2], ref[4] if sensitive else 0)
             results = memo.get(key)
             if results is None:
                 results = self._resolve_ref(path, rec, spec, ref)
@@ -546,8 +577,8 @@ class Resolver:
                 self.file_unresolved[path] += 1
                 continue
             source = ids[ref[3]] if ref[3] >= 0 else path
-            relation = REF_RELATION[ref[0]]
-            for target, confidence, score in results:
+            relation = REF_RELATION[kind]
+            for target, confidence, score, reason in results:
                 if target[0] != "def":
                     continue
                 target_id = self.ids[target[1]][target[2]]
@@ -557,52 +588,92 @@ class Resolver:
                 if edge_key in seen:
                     continue
                 seen.add(edge_key)
-                context = ref[0] if relation == "references" else ""
-                self.file_edges[path].append((source, target_id, relation, ref[4], confidence, context, path, score))
+                context = kind if relation == "references" else ""
+                self.file_edges[path].append(
+                    (source, target_id, relation, ref[4], confidence, context, path, score, reason)
+                )
                 if inherits and ref[3] >= 0:
                     self.bases.setdefault((path, ref[3]), []).append((target[1], target[2]))
 
     def _resolve_ref(self, path: str, rec: FileRecord, spec, ref) -> list[tuple]:
+        """[(target, confidence, score, reason)] for one reference; reason says why a guess was made."""
         receiver = ref[2]
         name = ref[1]
         scope = ref[3]
+        if ref[0] == "callitem":  # `handlers[key]()`: what the container was given
+            return self._held(path, rec, scope, receiver, name, ref[4])
+        if ref[0] == "callresult":  # `make()()`: what the call returns, called
+            found = self._expression(path, rec, spec, scope, name + "()", 0, self._use_line(path, name, ref))
+            return self._called(found, name) if found is not None else []
         # Bases and decorators are evaluated in the scope around the definition they belong to.
         skip_first = ref[0] in ("inherit", "implement", "decorator") and scope >= 0
         if receiver is None:
             target = self.lookup(path, rec, scope, name, spec, skip_first=skip_first)
             if target is not None:
-                return [(target, EXTRACTED, 1.0)] if target[0] == "def" else []
+                if target[0] != "def" or not self._callable(spec, target, ref[0]):
+                    return []
+                twins = self.same_id.get((target[1], target[2]))
+                if twins and not any(self.records[target[1]].defs[i].kind == "impl" for i in twins):
+                    # `const f = ...` in two callbacks, or a conditional `def`: one node id, several bodies.
+                    return [(target, AMBIGUOUS, 0.4, f"{name} is defined {len(twins)} times in {target[1]}")]
+                return [(target, EXTRACTED, 1.0, "")]
+            found = self._variable(path, rec, spec, scope, name, 0, skip_first, self._use_line(path, name, ref))
+            if found is not None:
+                return self._called(found, name)
             if name in spec.builtins:
                 return []
             return self._guess(path, rec, spec, name, methods=False, scope=scope)
+        if receiver == LITERAL:  # `", ".join(...)`: a method of the language's own type
+            return []
         if receiver in spec.self_words or receiver == "super()":
             cls = self._enclosing_class(rec, scope)
             if cls < 0:
-                return self._guess(path, rec, spec, name, methods=True, scope=scope)
+                return self._unknown_receiver(path, rec, spec, name, scope)
             if receiver == "super()":
-                for base in self.bases.get((path, cls), ()):
+                for base in self.mro(path, cls)[1:]:
                     target, _ = self.member(base[0], base[1], name)
                     if target is not None:
-                        return [(target, EXTRACTED, 1.0)]
+                        return [(target, EXTRACTED, 1.0, "")]
                 return []
             target, inherited = self.member(path, cls, name)
             if target is not None:
-                return [(target, INFERRED, 0.9) if inherited else (target, EXTRACTED, 1.0)]
-            return self._guess(path, rec, spec, name, methods=True, scope=scope)
+                return [(target, INFERRED, 0.9, "inherited method") if inherited else (target, EXTRACTED, 1.0, "")]
+            held = self._attr_value(path, cls, name, 0)
+            if held is not None:
+                return self._called(held, name)
+            return self._unknown_receiver(path, rec, spec, name, scope)
         if receiver != "?":
-            container = self._resolve_dotted(path, rec, spec, scope, receiver, skip_first)
+            head = receiver.split(".", 1)[0]
+            # `self.x.y`: the head is no name in scope, so only the value flow can say what it is.
+            container = (
+                None if head in spec.self_words else self._resolve_dotted(path, rec, spec, scope, receiver, skip_first)
+            )
             if container is not None:
                 if container[0] in ("external", "unresolved"):
                     return []
                 target = self._attribute(container, name)
                 if target is not None:
-                    return [(target, EXTRACTED, 1.0)] if target[0] == "def" else []
+                    return [(target, EXTRACTED, 1.0, "")] if target[0] == "def" else []
                 return []
-            typed = self._typed_receiver(path, rec, spec, scope, receiver) if receiver.isidentifier() else None
-            if typed is not None:
-                target, _ = self.member(typed[1], typed[2], name)
-                if target is not None:
-                    return [(target, INFERRED, 0.85)]
+            value = self._expression(path, rec, spec, scope, receiver, 0, self._use_line(path, head, ref))
+            if value is not None:
+                thing, reason = value
+                if thing[0] == "instance":
+                    target, inherited = self.member(thing[1], thing[2], name)
+                    if target is not None:
+                        if inherited:
+                            reason = _joined(reason, "inherited method")
+                        return [(target, INFERRED, 0.85, reason) if reason else (target, EXTRACTED, 1.0, "")]
+                    held = self._attr_value(thing[1], thing[2], name, 0)
+                    if held is not None:
+                        return self._called(held, name)
+                    return []
+                if thing[0] in ("def", "module"):
+                    target = self._attribute(thing, name)
+                    if target is not None and target[0] == "def":
+                        return [(target, INFERRED, 0.85, reason) if reason else (target, EXTRACTED, 1.0, "")]
+            if head in spec.builtins and self.lookup(path, rec, scope, head, spec) is None:
+                return []  # `str.join`, `JSON.parse`, `Object.keys`: the language's own
             if receiver[:1].isupper() and receiver.isidentifier():
                 # `Foo.bar()` with `Foo` visible without an import (same package, included file): a guessed
                 # class, so the member is a guess too.
@@ -610,26 +681,295 @@ class Resolver:
                 if len(classes) == 1:
                     target = self._attribute(classes[0][0], name)
                     if target is not None and target[0] == "def":
-                        return [(target, INFERRED, min(classes[0][2], 0.8))]
+                        reason = f"class {receiver} guessed: {classes[0][3]}"
+                        return [(target, INFERRED, min(classes[0][2], 0.8), reason)]
+        return self._unknown_receiver(path, rec, spec, name, scope)
+
+    def _use_line(self, path: str, name: str, ref) -> int | None:
+        """The line of a use, when what it means depends on it: its name is given several values in the file."""
+        return ref[4] if name in self._flow(path)["conflicted"] else None
+
+    def _unknown_receiver(self, path, rec, spec, name: str, scope: int) -> list[tuple]:
+        """A method called on something of unknown type: a guess among the repository's methods of that name,
+        except names every value of a builtin type has (`get`, `join`, `toString`): those are far likelier the
+        language's own than the one repository method that happens to share the name."""
+        if name in spec.builtin_methods:
+            return []
         return self._guess(path, rec, spec, name, methods=True, scope=scope)
 
-    def _typed_receiver(self, path, rec, spec, scope: int, variable: str) -> tuple | None:
-        """The class a local variable was constructed from or annotated with, looking outwards from `scope`."""
+    def _callable(self, spec, target: tuple, relation: str) -> bool:
+        """Whether a call can land on this definition (a Rust or TypeScript type alias cannot be called)."""
+        if relation != "call" or spec.callable_types:
+            return True
+        return self.records[target[1]].defs[target[2]].kind != "type"
+
+    def _called(self, found: tuple, name: str) -> list[tuple]:
+        """The edge for calling a value: a function or class it holds; nothing for an instance."""
+        thing, reason = found
+        if thing[0] != "def":
+            return []
+        if reason:
+            return [(thing, INFERRED, 0.85, reason)]
+        return [(thing, EXTRACTED, 1.0, "")]
+
+    # ---- value flow ------------------------------------------------------------------------------------------
+    # What a name holds, from the file's flow facts (relations in FLOW_RELATIONS): a definition (a function or
+    # class itself), an instance of a class, or a module. Values are (thing, reason): reason is "" when the code
+    # determines it (an alias, a constructor, an annotation in scope) and names the step otherwise (a function's
+    # return, an attribute set elsewhere). A name given two different values in one scope holds nothing.
+
+    def _flow(self, path: str) -> dict:
+        try:
+            return self._flow_memo[path]
+        except KeyError:
+            pass
+        values: dict[tuple[int, str], tuple | None] = {}
+        assigned: dict[tuple[int, str], list[tuple]] = defaultdict(list)  # every value, in line order
+        conflicted: set[str] = set()
+        returns: dict[int, list[tuple]] = defaultdict(list)
+        attrs: dict[tuple[int, str], tuple | None] = {}
+        holds: dict[tuple[int, str], list[tuple]] = defaultdict(list)
+        exports: dict[str, str] = {}  # exported name -> the local name it stands for
+        rec = self.records[path]
+        for ref in rec.refs:
+            kind = ref[0]
+            if kind not in FLOW_RELATIONS:
+                continue
+            name, expr, scope, line = ref[1], ref[2], ref[3], ref[4]
+            if kind in ("assign", "alias", "withassign"):
+                value = ("call" if kind != "alias" else "name", expr, scope, line)
+                if kind == "withassign":
+                    value = ("with", expr, scope, line)
+                key = (scope, name)
+                assigned[key].append(value)
+                if key in values and (values[key] is None or values[key][:2] != value[:2]):
+                    values[key] = None
+                    conflicted.add(name)
+                else:
+                    values[key] = value
+            elif kind in ("returns", "returncall"):
+                if scope >= 0:
+                    returns[scope].append(("name" if kind == "returns" else "call", name, scope, line))
+            elif kind in ("attr", "attralias"):
+                cls = self._enclosing_class(rec, scope)
+                if cls >= 0:
+                    value = ("call" if kind == "attr" else "name", expr, scope, line)
+                    key = (cls, name)
+                    if key in attrs and (attrs[key] is None or attrs[key][:2] != value[:2]):
+                        attrs[key] = None
+                    else:
+                        attrs[key] = value
+            elif kind == "holds":  # name is `key: value` or `container[key] = value`; expr the container
+                match = HELD_PAIR.match(name) or HELD_SET.match(name)
+                if match:
+                    holds[(scope, expr)].append((_key(match.group(1)), ("name", match.group(2), scope, line)))
+            elif kind == "exportas":
+                exports.setdefault(name, expr)
+            elif kind == "exportdefault":
+                exports.setdefault("default", name)
+            elif kind in ITEM_RELATIONS:
+                holds[(scope, expr)].append((kind[4:], ("name", name, scope, line)))
+
+        flow = self._flow_memo[path] = {
+            "values": values,
+            "assigned": assigned,
+            "conflicted": conflicted,
+            "exports": exports,
+            "returns": returns,
+            "attrs": attrs,
+            "holds": holds,
+        }
+        return flow
+
+    def _evaluate(self, path: str, value: tuple, depth: int) -> tuple | None:
+        how, expr, scope, _line = value
+        rec = self.records[path]
+        spec = self.specs.get(rec.lang)
+        if spec is None or depth > 12:
+            return None
+        found = self._expression(path, rec, spec, scope, expr, depth + 1)
+        if found is None or how == "name":
+            return found
+        result = self._result_of(found, depth)
+        if how == "with" and result is not None:
+            return result[0], _joined(result[1], f"`with {expr}(...) as` taken as the instance __enter__ returns")
+        return result
+
+    def _result_of(self, found: tuple, depth: int) -> tuple | None:
+        """What calling `found` gives: an instance of a class, or what a function returns (when all its returns
+        agree)."""
+        thing, reason = found
+        if thing[0] != "def":
+            return None
+        d = self.records[thing[1]].defs[thing[2]]
+        if d.kind in CLASS_LIKE:
+            return ("instance", thing[1], thing[2]), reason
+        results = set()
+        for returned in self._flow(thing[1])["returns"].get(thing[2], ()):
+            got = self._evaluate(thing[1], returned, depth + 1)
+            results.add(got[0] if got is not None else None)
+        if len(results) != 1 or None in results:
+            return None
+        return results.pop(), _joined(reason, f"returned by {d.qualname}")
+
+    def _variable(self, path, rec, spec, scope: int, name: str, depth: int, skip_first: bool = False, line=None):
+        """The value of a local name, from `scope` outwards the way `lookup` walks scopes. A name given several
+        values in one scope holds, at `line`, the last one assigned above it (a guess: branches and loops can
+        reorder them); without a line, nothing."""
+        flow = self._flow(path)
+        values = flow["values"]
         current = scope
+        first = True
         while True:
-            type_expr = self._typed.get((current, variable))
-            if type_expr:
-                target = self._resolve_dotted(path, rec, spec, current, type_expr, False)
-                if (
-                    target is not None
-                    and target[0] == "def"
-                    and self.records[target[1]].defs[target[2]].kind in CLASS_LIKE
-                ):
-                    return target
-                return None
+            skip = (first and skip_first) or (
+                not first and current >= 0 and not spec.class_scope_visible and rec.defs[current].kind in CLASS_LIKE
+            )
+            if not skip and (current, name) in values:
+                value = values[(current, name)]
+                if value is not None:
+                    return self._evaluate(path, value, depth)
+                if line is None:
+                    return None
+                above = [v for v in flow["assigned"][(current, name)] if v[3] < line]
+                if not above:
+                    return None
+                got = self._evaluate(path, above[-1], depth)
+                if got is None:
+                    return None
+                return got[0], _joined(got[1], f"the last value given to {name} above this line (line {above[-1][3]})")
             if current < 0:
                 return None
             current = rec.defs[current].parent
+            first = False
+
+    def _attr_value(self, path: str, cls: int, name: str, depth: int):
+        """`self.name` of a class, set in one of its methods (or a base's); a guess, since any code may reset it."""
+        for class_path, class_index in self.mro(path, cls):
+            value = self._flow(class_path)["attrs"].get((class_index, name))
+            if value is not None:
+                got = self._evaluate(class_path, value, depth + 1)
+                if got is None:
+                    return None
+                where = self.records[class_path].defs[value[2]].qualname if value[2] >= 0 else class_path
+                return got[0], _joined(got[1], f"attribute {name} set in {where}")
+            typed = self._flow(class_path)["values"].get((class_index, name))  # class-level `name: T`
+            if typed is not None:
+                return self._evaluate(class_path, typed, depth + 1)
+        return None
+
+    def _expression(self, path, rec, spec, scope: int, expr: str, depth: int, line=None):
+        """The value of a dotted expression such as `x`, `x.y`, `self.a.b`, `make()`, `mod.f().g`; `line` (of the
+        use) picks among the values of a name assigned several times."""
+        if depth > 12 or expr == "?" or expr == LITERAL:
+            return None
+        key = (path, scope, expr, line)
+        memo = self._expr_memo
+        if key in memo:
+            return memo[key]
+        memo[key] = None  # cycle guard
+        found = memo[key] = self._expression_uncached(path, rec, spec, scope, expr, depth, line)
+        return found
+
+    def _expression_uncached(self, path, rec, spec, scope: int, expr: str, depth: int, line):
+        parts = expr.replace("::", ".").replace("->", ".").split(".")
+        found = None
+        for index, part in enumerate(parts):
+            call = part.endswith("()")
+            if call:
+                part = part[:-2]
+            if not part.isidentifier():
+                return None
+            if index == 0:
+                if part in spec.self_words:
+                    cls = self._enclosing_class(rec, scope)
+                    found = (("instance", path, cls), "") if cls >= 0 else None
+                else:
+                    target = self.lookup(path, rec, scope, part, spec)
+                    if target is not None:
+                        found = (target, "") if target[0] in ("def", "module") else None
+                    else:
+                        found = self._variable(path, rec, spec, scope, part, depth, line=line)
+                        if found is None and spec.package_scope:  # Go: a type of another file of the package
+                            same = self._guess(path, rec, spec, part, methods=False)
+                            if len(same) == 1 and same[0][1] == EXTRACTED:
+                                found = (same[0][0], "")
+            else:
+                thing, reason = found
+                if thing[0] == "instance":
+                    target, _ = self.member(thing[1], thing[2], part)
+                    if target is not None:
+                        found = (target, reason)
+                    else:
+                        held = self._attr_value(thing[1], thing[2], part, depth)
+                        found = (held[0], _joined(reason, held[1])) if held is not None else None
+                else:
+                    target = self._attribute(thing, part)
+                    if target is None and thing[0] == "module":  # a module-level variable: `box.ASCII`
+                        value = self._flow(thing[1])["values"].get((-1, part))
+                        got = self._evaluate(thing[1], value, depth + 1) if value is not None else None
+                        found = (got[0], _joined(reason, got[1])) if got is not None else None
+                    else:
+                        found = (target, reason) if target is not None and target[0] in ("def", "module") else None
+            if found is None:
+                return None
+            if call:
+                found = self._result_of(found, depth)
+                if found is None:
+                    return None
+        return found
+
+    def _held(self, path, rec, scope: int, container: str, subscript: str, line: int) -> list[tuple]:
+        """`container[key]()`: the callable last stored under that key before this line, when the key is a
+        literal the container was filled with; otherwise every callable it holds (candidates)."""
+        holds = self._flow(path)["holds"]
+        current = scope
+        while True:
+            items = holds.get((current, container))
+            if items:
+                break
+            if current < 0:
+                return []
+            current = rec.defs[current].parent
+        match = HELD_CALL.match(subscript)
+        key = _key(match.group(1)) if match else None
+        keyed = [item for item in items if key is not None and item[0] == key]
+        if keyed:
+            before = [item for item in keyed if item[1][3] <= line] or keyed
+            _key_text, value = max(before, key=lambda item: item[1][3])
+            got = self._evaluate(path, value, 0)
+            if got is None or got[0][0] != "def":
+                return []
+            reason = _joined(got[1], f"{container}[{key}] set at line {value[3]}")
+            return [(got[0], INFERRED, 0.8, reason)]
+        targets = set()
+        for _key_text, value in items:
+            got = self._evaluate(path, value, 0)
+            if got is not None and got[0][0] == "def":
+                targets.add(got[0])
+        if len(targets) == 1:
+            return [(targets.pop(), INFERRED, 0.8, f"the only callable {container} holds")]
+        if len(targets) <= MAX_AMBIGUOUS:
+            return [(t, AMBIGUOUS, 0.3, f"one of {len(targets)} callables {container} holds") for t in sorted(targets)]
+        return []
+
+    def _declared_namespaces(self, path: str) -> frozenset[str]:
+        key = ("ns", path)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = frozenset(r[1] for r in self.records[path].refs if r[0] == "namespace")
+        return found
+
+    def _namespaces_seen(self, path: str, rec: FileRecord) -> frozenset[str]:
+        """The namespaces whose types a bare name in `path` can mean: its own and their parents, its `using`s."""
+        key = ("seen", path)
+        found = self._memo.get(key)
+        if found is None:
+            seen = {imp.module for imp in rec.imports}
+            for namespace in self._declared_namespaces(path):
+                parts = namespace.split(".")
+                seen.update(".".join(parts[:cut]) for cut in range(1, len(parts) + 1))
+            found = self._memo[key] = frozenset(seen)
+        return found
 
     def _enclosing_class(self, rec: FileRecord, scope: int) -> int:
         while scope >= 0:
@@ -681,24 +1021,54 @@ class Resolver:
         if scope >= 0:
             # A call by name from inside the only candidate is far likelier another object's method.
             candidates = [c for c in candidates if c != (path, scope)]
-        if not candidates:
+        if not candidates or (spec.imports_required and not methods):
             return []
+        if spec.namespaces and not methods:
+            seen = self._namespaces_seen(path, rec)
+            hits = [c for c in candidates if c[0] != path and self._declared_namespaces(c[0]) & seen]
+            if len(hits) == 1:
+                return [(("def", *hits[0]), EXTRACTED, 1.0, "")]
+            if 1 < len(hits) <= MAX_AMBIGUOUS:
+                reason = f"one of {len(hits)} definitions of that name in the namespaces this file uses"
+                return [(("def", *c), AMBIGUOUS, 0.3, reason) for c in sorted(hits)]
         if spec.package_scope or not methods:
             directory = posixpath.dirname(path)
             same_dir = [c for c in candidates if posixpath.dirname(c[0]) == directory and c[0] != path]
             if len(same_dir) == 1 and not methods:
-                confidence = EXTRACTED if spec.package_scope else INFERRED
-                return [(("def", *same_dir[0]), confidence, 1.0 if spec.package_scope else 0.9)]
+                if spec.package_scope:
+                    return [(("def", *same_dir[0]), EXTRACTED, 1.0, "")]
+                return [(("def", *same_dir[0]), INFERRED, 0.9, "the only definition of that name in the folder")]
         visible = self.visible.get(path)
         if visible:
             hits = [c for c in candidates if c[0] in visible]
             if len(hits) == 1:
-                return [(("def", *hits[0]), INFERRED, 0.8)]
+                return [(("def", *hits[0]), INFERRED, 0.8, "the only definition of that name in an included file")]
+        what = "method" if methods else "definition"
         if len(candidates) == 1:
-            return [(("def", *candidates[0]), INFERRED, 0.5)]
+            reason = f"the only {what} of that name in the repository"
+            if methods:
+                # On a receiver of unknown type: right about three times in four on the oracle benches, so a
+                # candidate, not a reasoned guess.
+                return [(("def", *candidates[0]), AMBIGUOUS, 0.4, reason)]
+            # A type or function visible without an import (Java/C# namespaces): the one definition of the name.
+            return [(("def", *candidates[0]), INFERRED, 0.5, reason)]
         if len(candidates) <= MAX_AMBIGUOUS:
-            return [(("def", *c), AMBIGUOUS, 0.3) for c in sorted(candidates)]
+            reason = f"one of {len(candidates)} {what}s of that name"
+            return [(("def", *c), AMBIGUOUS, 0.3, reason) for c in sorted(candidates)]
         return []
+
+
+def _key(text: str) -> str:
+    """A literal subscript as one spelling (`'a'` and `"a"` are one key; `1` stays `1`)."""
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        return '"' + text[1:-1] + '"'
+    return text
+
+
+def _joined(reason: str, step: str) -> str:
+    """Reasons of a chain of steps (`returned by make; self.x set at line 4`)."""
+    return f"{reason}; {step}" if reason and step else reason or step
 
 
 def _package_name(module: str) -> str:

@@ -44,7 +44,20 @@ class LanguageSpec:
     def_wrappers: tuple[str, ...] = ()
     # Language family for heuristic matches: a C call never resolves to a Python function.
     family: str = ""
+    # Names the language itself defines (Python builtins, JS globals, the Rust prelude): a bare call or a
+    # receiver with such a name that nothing in scope rebinds never goes to a repository definition.
     builtins: frozenset[str] = field(default_factory=frozenset)
+    # Methods every value of a builtin type has (`join`, `get`, `toString`, `then`): called on a receiver of
+    # unknown type they are not guessed to be the repository's method of that name.
+    builtin_methods: frozenset[str] = field(default_factory=frozenset)
+    # Whether a call can land on a `type` definition (Go conversions can; a Rust or TS type alias cannot).
+    callable_types: bool = True
+    # Another file's definitions are visible only through an import (Python, JS/TS, Rust): a bare name that
+    # nothing in scope binds is a local, a parameter or a global, never a same-named definition elsewhere.
+    imports_required: bool = False
+    # Files declare namespaces and `using`/`import` them (C#): a bare type name means the definition in a
+    # namespace the file is in or uses.
+    namespaces: bool = False
     # Method names that construct an instance of their receiver class (Ruby `Foo.new`).
     constructors: tuple[str, ...] = ()
 
@@ -70,6 +83,48 @@ def _python_builtins() -> frozenset[str]:
     return frozenset(dir(builtins))
 
 
+def _python_builtin_methods() -> frozenset[str]:
+    import io
+
+    types = (str, bytes, list, dict, set, frozenset, tuple, int, float, object, io.TextIOBase, io.BufferedIOBase)
+    return frozenset(name for t in types for name in dir(t) if not name.startswith("__"))
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+JS_GLOBALS = _words(
+    """Array ArrayBuffer Atomics BigInt Boolean DataView Date Error EvalError Float32Array Float64Array Function
+    Int8Array Int16Array Int32Array Intl JSON Map Math Number Object Promise Proxy RangeError ReferenceError Reflect
+    RegExp Set String Symbol SyntaxError TypeError URIError Uint8Array Uint8ClampedArray Uint16Array Uint32Array
+    WeakMap WeakSet WeakRef console globalThis window document navigator process Buffer require module exports
+    setTimeout clearTimeout setInterval clearInterval queueMicrotask structuredClone parseInt parseFloat isNaN
+    isFinite encodeURIComponent decodeURIComponent encodeURI decodeURI fetch Response Request Headers URL
+    URLSearchParams FormData Blob File ReadableStream WritableStream TextEncoder TextDecoder AbortController
+    crypto performance atob btoa"""
+)
+JS_BUILTIN_METHODS = _words(
+    """toString valueOf hasOwnProperty isPrototypeOf propertyIsEnumerable toLocaleString then catch finally map
+    filter forEach reduce reduceRight push pop shift unshift slice splice concat join indexOf lastIndexOf includes
+    find findIndex findLast findLastIndex some every keys values entries get set has delete add clear sort reverse
+    fill flat flatMap at charAt charCodeAt codePointAt substring substr split replace replaceAll trim trimStart
+    trimEnd startsWith endsWith toLowerCase toUpperCase padStart padEnd repeat match matchAll search test exec
+    apply call bind toFixed toISOString getTime json text arrayBuffer blob formData clone"""
+)
+RUST_PRELUDE = _words(
+    """Ok Err Some None Box Vec String Option Result Default Clone Copy Send Sync Sized Drop Fn FnMut FnOnce
+    Iterator IntoIterator Extend ToOwned ToString From Into TryFrom TryInto AsRef AsMut PartialEq Eq PartialOrd
+    Ord drop"""
+)
+RUST_BUILTIN_METHODS = _words(
+    """unwrap expect unwrap_or unwrap_or_else unwrap_or_default map map_err and_then ok err ok_or ok_or_else
+    is_some is_none is_ok is_err iter iter_mut into_iter collect clone to_string to_owned as_str as_ref as_mut
+    len is_empty push pop insert remove get get_mut contains extend chars bytes lines trim split join
+    into from default"""
+)
+
+
 LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec(
         "python",
@@ -80,6 +135,8 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
         self_words=("self", "cls"),
         def_wrappers=("decorated_definition",),
         builtins=_python_builtins(),
+        builtin_methods=_python_builtin_methods(),
+        imports_required=True,
     ),
     LanguageSpec(
         "javascript",
@@ -88,6 +145,9 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
         query="javascript+jsx",
         hooks="skillbox.graph.languages.javascript",
         family="js",
+        builtins=JS_GLOBALS,
+        builtin_methods=JS_BUILTIN_METHODS,
+        imports_required=True,
     ),
     LanguageSpec(
         "typescript",
@@ -96,6 +156,10 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
         "language_typescript",
         hooks="skillbox.graph.languages.javascript",
         family="js",
+        builtins=JS_GLOBALS,
+        builtin_methods=JS_BUILTIN_METHODS,
+        callable_types=False,
+        imports_required=True,
     ),
     LanguageSpec(
         "tsx",
@@ -105,15 +169,27 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
         query="typescript+jsx",
         hooks="skillbox.graph.languages.javascript",
         family="js",
+        builtins=JS_GLOBALS,
+        builtin_methods=JS_BUILTIN_METHODS,
+        callable_types=False,
+        imports_required=True,
     ),
     LanguageSpec("go", (".go",), "tree_sitter_go", hooks="skillbox.graph.languages.go", package_scope=True),
     LanguageSpec(
-        "rust", (".rs",), "tree_sitter_rust", hooks="skillbox.graph.languages.rust", self_words=("self", "Self")
+        "rust",
+        (".rs",),
+        "tree_sitter_rust",
+        hooks="skillbox.graph.languages.rust",
+        self_words=("self", "Self"),
+        builtins=RUST_PRELUDE,
+        builtin_methods=RUST_BUILTIN_METHODS,
+        callable_types=False,
+        imports_required=True,
     ),
     LanguageSpec("java", (".java",), "tree_sitter_java", hooks="skillbox.graph.languages.dotted", family="jvm"),
     LanguageSpec("c", (".c", ".h"), "tree_sitter_c", family="c"),
     LanguageSpec("cpp", (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++"), "tree_sitter_cpp", family="c"),
-    LanguageSpec("csharp", (".cs",), "tree_sitter_c_sharp", hooks="skillbox.graph.languages.dotted"),
+    LanguageSpec("csharp", (".cs",), "tree_sitter_c_sharp", hooks="skillbox.graph.languages.dotted", namespaces=True),
     LanguageSpec("ruby", (".rb",), "tree_sitter_ruby", self_words=("self",), constructors=("new",)),
     LanguageSpec(
         "php",
@@ -126,7 +202,9 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec(
         "kotlin", (".kt", ".kts"), "tree_sitter_kotlin", hooks="skillbox.graph.languages.dotted", family="jvm"
     ),
-    LanguageSpec("swift", (".swift",), "tree_sitter_swift", self_words=("self",)),
+    LanguageSpec(
+        "swift", (".swift",), "tree_sitter_swift", hooks="skillbox.graph.languages.swift", self_words=("self",)
+    ),
     LanguageSpec(
         "scala", (".scala", ".sc"), "tree_sitter_scala", hooks="skillbox.graph.languages.dotted", family="jvm"
     ),

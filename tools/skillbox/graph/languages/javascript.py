@@ -7,6 +7,8 @@ imports, `export {x} from`, `export * from`) and maps relative specifiers to fil
 
 from __future__ import annotations
 
+import posixpath
+
 EXTENSIONS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 
 
@@ -74,11 +76,52 @@ def parse_import(node) -> list[tuple]:
 
 
 def resolve_import(path: str, imp, resolver):
-    """Relative specifiers only: bare ones are packages (external nodes); a tsconfig alias stays unresolved."""
+    """Relative specifiers map to files. A bare one is a package (an external node) unless the repository holds
+    it: `@/x` / `~/x` (the usual tsconfig `paths` alias of the source root) or a monorepo package named by its
+    folder (`@scope/name/sub`, `name`). Those two are guesses, INFERRED with their reason: tsconfig.json and
+    package.json are not read."""
     module = imp.module
     if not module.startswith((".", "/")):
-        return None, {}
+        return _self_import(path, module, resolver)
     target = resolver.path_import(path, module, "", EXTENSIONS)
     if target is None and module.endswith((".js", ".jsx", ".mjs", ".cjs")):
         target = resolver.path_import(path, module.rsplit(".", 1)[0], "", EXTENSIONS)
     return target, {}
+
+
+def _probe(resolver, stem: str) -> str | None:
+    found = resolver._with_extensions(stem, EXTENSIONS)
+    if found is None and stem.endswith((".js", ".jsx", ".mjs", ".cjs")):
+        found = resolver._with_extensions(stem.rsplit(".", 1)[0], EXTENSIONS)
+    return found
+
+
+def _self_import(path: str, module: str, resolver):
+    if module.startswith(("@/", "~/")):
+        rest = module[2:]
+        directory = posixpath.dirname(path)
+        while True:  # the nearest folder above the importer with a `src/` (or the file) that holds it
+            for root in (posixpath.join(directory, "src") if directory else "src", directory):
+                found = _probe(resolver, posixpath.join(root, rest) if root else rest)
+                if found:
+                    return found, {}, "INFERRED", f"{module[:2]} taken as the source root {root or '.'}/"
+            if not directory:
+                return None, {}
+            directory = posixpath.dirname(directory)
+    parts = module.split("/")
+    if module.startswith("@"):
+        if len(parts) < 2:
+            return None, {}
+        name, rest = parts[1], "/".join(parts[2:])
+    else:
+        name, rest = parts[0], "/".join(parts[1:])
+    hits = []
+    for directory in resolver.dirs_named(name):
+        for stem in (f"{directory}/src/{rest}", f"{directory}/{rest}") if rest else (f"{directory}/src/index",):
+            found = _probe(resolver, stem)
+            if found:
+                hits.append(found)
+                break
+    if len(hits) == 1:
+        return hits[0], {}, "INFERRED", f"the repository's package folder {name}/ (package.json is not read)"
+    return None, {}

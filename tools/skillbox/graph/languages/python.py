@@ -1,12 +1,18 @@
-"""Python: import statements (relative levels, aliases, star imports) and module names.
+"""Python: import statements (relative levels, aliases, star imports), module names, and what imports bind.
 
-Queries can find an import statement but not say what `from ..a import b as c` binds; this hook does, and maps
-files to the dotted module names Python would import them by.
+Queries can find an import statement but not say what `from ..a import b as c` binds; this hook does, maps
+files to the dotted module names Python would import them by, and binds imported names for the resolver
+(`bind_import`): `import a.b.c` binds `a`, a package's submodules are attributes of it, a module that is not in
+the repository (and whose top-level package is not either) is an external node.
 """
 
 from __future__ import annotations
 
 import posixpath
+import sys
+from collections import defaultdict
+
+STDLIB = frozenset(sys.stdlib_module_names)
 
 STUB_SUFFIXES = (".py", ".pyi")
 
@@ -85,3 +91,85 @@ def module_file(base_dir: str, dotted: str, files) -> str | None:
         if candidate in files:
             return candidate
     return None
+
+
+def modules_by_name(paths: list[str]) -> dict[str, list[str]]:
+    """dotted module name -> the files that claim it (several top-level test folders can hold `conftest`)."""
+    out: dict[str, list[str]] = defaultdict(list)
+    for path, module in module_names(paths).items():
+        out[module].append(path)
+    return out
+
+
+def find_module(resolver, path: str, module: str, level: int) -> str | None:
+    """The file `import module` (with `level` leading dots) from `path` reaches, or None."""
+    if level:
+        base = posixpath.dirname(path)
+        for _ in range(level - 1):
+            if not base:
+                return None
+            base = posixpath.dirname(base)
+        return module_file(base, module, resolver.files)
+    candidates = resolver.py_modules.get(module)
+    if not candidates:
+        return None
+    if len(candidates) == 1:
+        return candidates[0]
+    # Several files claim the name (top-level test modules in different folders): the nearest one wins.
+    return max(candidates, key=lambda c: (len(posixpath.commonprefix([c, path])), c))
+
+
+def submodule(resolver, package_file: str, name: str) -> str | None:
+    """`pkg.name` where `pkg` is `pkg/__init__.py`: the module `pkg/name.py` (or package), if there is one."""
+    directory, base = posixpath.split(package_file)
+    if not base.startswith("__init__."):
+        return None
+    return module_file(directory, name, resolver.files)
+
+
+def _external(resolver, module: str) -> str:
+    top = module.split(".")[0]
+    return resolver.external("python", top, stdlib=top in STDLIB)
+
+
+def bind_import(resolver, path: str, imp, scope_bindings: dict, edge) -> None:
+    """Draw the import edges of one statement and bind the names it introduces in its scope."""
+    if imp.names is None:  # import a.b.c [as x]
+        target = find_module(resolver, path, imp.module, 0)
+        if target is None:
+            if imp.module.split(".")[0] in resolver.py_modules:
+                resolver.stats["unresolved_imports"] += 1
+                return
+            ext = _external(resolver, imp.module)
+            edge(ext, imp.line)
+            scope_bindings[imp.alias or imp.module.split(".")[0]] = ("external", ext)
+            return
+        edge(target, imp.line)
+        if imp.alias:
+            scope_bindings[imp.alias] = ("module", target)
+        else:
+            head = imp.module.split(".")[0]
+            head_file = find_module(resolver, path, head, 0)
+            if head_file:
+                scope_bindings[head] = ("module", head_file)
+        return
+    target = find_module(resolver, path, imp.module, imp.level)
+    if target is None:
+        if imp.level or (imp.module.split(".")[0] in resolver.py_modules):
+            resolver.stats["unresolved_imports"] += 1
+            return
+        ext = _external(resolver, imp.module)
+        edge(ext, imp.line)
+        for name, alias in imp.names:
+            if name != "*":
+                scope_bindings[alias or name] = ("external", ext)
+        return
+    edge(target, imp.line)
+    for name, alias in imp.names:
+        if name == "*":
+            resolver.stars[path].append(target)
+            continue
+        found = submodule(resolver, target, name)
+        if found:
+            edge(found, imp.line)
+        scope_bindings[alias or name] = ("symbol", target, name)

@@ -20,5 +20,8 @@
 (attribute name: (identifier) @name) @reference.decorator
 
 (using_directive [(identifier) (qualified_name)] @import.source) @import
+; The namespace a file declares: with its `using`s, which other files' types a bare name can mean.
+(namespace_declaration name: [(identifier) (qualified_name)] @name) @reference.namespace
+(file_scoped_namespace_declaration name: [(identifier) (qualified_name)] @name) @reference.namespace
 
 (comment) @comment

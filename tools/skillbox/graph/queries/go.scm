@@ -19,6 +19,18 @@
 (parameter_declaration type: (type_identifier) @name) @reference.type
 (parameter_declaration type: (pointer_type (type_identifier) @name)) @reference.type
 
+;  Value flow (see resolve.py): a method's receiver and typed parameters, `var x T`, `x := T{}` / `&T{}` /
+; `f()`, and what a function returns (its result type or a returned `&T{}`), so `x.M()` resolves to T.M.
+(parameter_declaration name: (identifier) @name
+  type: [(type_identifier) @receiver (pointer_type (type_identifier) @receiver)]) @reference.assign
+(var_spec name: (identifier) @name type: [(type_identifier) @receiver (pointer_type (type_identifier) @receiver)]) @reference.assign
+(short_var_declaration left: (expression_list . (identifier) @name)
+  right: (expression_list . [(composite_literal type: (type_identifier) @receiver)
+    (unary_expression operand: (composite_literal type: (type_identifier) @receiver))
+    (call_expression function: [(identifier) (selector_expression)] @receiver)])) @reference.assign
+(function_declaration result: [(type_identifier) @name (pointer_type (type_identifier) @name)]) @reference.returncall
+(method_declaration result: [(type_identifier) @name (pointer_type (type_identifier) @name)]) @reference.returncall
+
 (import_spec path: (interpreted_string_literal) @import.source name: (package_identifier)? @import.alias) @import
 
 (comment) @comment

@@ -29,10 +29,57 @@
 (type (binary_operator left: (identifier) @name)) @reference.type
 (type (binary_operator right: (identifier) @name)) @reference.type
 
-; Typed receivers: `x = Cls(...)` and `x: Cls` let `x.method()` resolve (INFERRED) to Cls.method.
+; Value flow (no edges of their own; the resolver follows them, see resolve.py "values"):
+; assign: `x = f(...)`, `x: T`, `def g(x: T)`: x holds what calling f (or T) gives.
 (assignment left: (identifier) @name right: (call function: [(identifier) (attribute)] @receiver)) @reference.assign
+(assignment left: (identifier) @name type: (type [(identifier) (attribute)] @receiver)) @reference.assign
 (typed_parameter (identifier) @name type: (type [(identifier) (attribute)] @receiver)) @reference.assign
 (typed_default_parameter name: (identifier) @name type: (type [(identifier) (attribute)] @receiver)) @reference.assign
+; with: `with C() as x` binds what `C().__enter__()` returns, most often the instance (a guess: withassign).
+(with_item value: (as_pattern (call function: [(identifier) (attribute)] @receiver)
+  alias: (as_pattern_target (identifier) @name))) @reference.withassign
+; alias: `x = f` / `x = mod.f`: x is f.
+(assignment left: (identifier) @name right: [(identifier) (attribute)] @receiver) @reference.alias
+; self attributes: `self.x = f(...)`, `self.x = f`, `self.x: T = ...`.
+((assignment left: (attribute object: (identifier) @_self attribute: (identifier) @name)
+  right: (call function: [(identifier) (attribute)] @receiver)) @reference.attr (#eq? @_self "self"))
+((assignment left: (attribute object: (identifier) @_self attribute: (identifier) @name)
+  right: [(identifier) (attribute)] @receiver) @reference.attralias (#eq? @_self "self"))
+((assignment left: (attribute object: (identifier) @_self attribute: (identifier) @name)
+  type: (type [(identifier) (attribute)] @receiver)) @reference.attr (#eq? @_self "self"))
+; returns: `return f` (returns), `return f(...)` (returncall), `def g() -> T` (returncall of T).
+(return_statement [(identifier) (attribute)] @name) @reference.returns
+(return_statement (call function: [(identifier) (attribute)] @name)) @reference.returncall
+(function_definition return_type: (type [(identifier) (attribute)] @name)) @reference.returncall
+; holds: callables kept in a dict or list, called as `d[k]()`. @receiver is the container; @name holds the key
+; and the value (`"k": f` of a dict literal, `d["k"] = f`), or the value alone at a list position (item0-3).
+(assignment left: (identifier) @receiver right: (dictionary (pair value: [(identifier) (attribute)]) @name)) @reference.holds
+((assignment left: (subscript value: (identifier) @receiver) right: [(identifier) (attribute)]) @name) @reference.holds
+(assignment left: (identifier) @receiver right: [(list . [(identifier) (attribute)] @name)
+  (tuple . [(identifier) (attribute)] @name)]) @reference.item0
+(assignment left: (identifier) @receiver right: [(list . (_) . [(identifier) (attribute)] @name)
+  (tuple . (_) . [(identifier) (attribute)] @name)]) @reference.item1
+(assignment left: (identifier) @receiver right: [(list . (_) . (_) . [(identifier) (attribute)] @name)
+  (tuple . (_) . (_) . [(identifier) (attribute)] @name)]) @reference.item2
+(assignment left: (identifier) @receiver right: [(list . (_) . (_) . (_) . [(identifier) (attribute)] @name)
+  (tuple . (_) . (_) . (_) . [(identifier) (attribute)] @name)]) @reference.item3
+(call function: (subscript value: (identifier) @receiver) @name) @reference.callitem
+; `f()()`: the result of a call, called.
+(call function: (call function: [(identifier) (attribute)] @name)) @reference.callresult
+; `a, b = f, g` / `a, b = C(), D()`: position by position (up to three).
+(assignment left: (pattern_list . (identifier) @name) right: (expression_list . [(identifier) (attribute)] @receiver)) @reference.alias
+(assignment left: (pattern_list . (_) . (identifier) @name)
+  right: (expression_list . (_) . [(identifier) (attribute)] @receiver)) @reference.alias
+(assignment left: (pattern_list . (_) . (_) . (identifier) @name)
+  right: (expression_list . (_) . (_) . [(identifier) (attribute)] @receiver)) @reference.alias
+(assignment left: (pattern_list . (identifier) @name)
+  right: (expression_list . (call function: [(identifier) (attribute)] @receiver))) @reference.assign
+(assignment left: (pattern_list . (_) . (identifier) @name)
+  right: (expression_list . (_) . (call function: [(identifier) (attribute)] @receiver))) @reference.assign
+(assignment left: (pattern_list . (_) . (_) . (identifier) @name)
+  right: (expression_list . (_) . (_) . (call function: [(identifier) (attribute)] @receiver))) @reference.assign
+; `raise E` instantiates E.
+(raise_statement (identifier) @name) @reference.call
 
 (import_statement) @import
 (import_from_statement) @import

@@ -7,7 +7,9 @@
 (enum_declaration name: (identifier) @name) @definition.type
 (function_declaration name: (identifier) @name) @definition.function
 (generator_function_declaration name: (identifier) @name) @definition.function
-(method_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.function
+(class_body (method_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.function)
+; A method of an object literal belongs to its object: a node, but no name visible in the file's scope.
+(object (method_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.objmethod)
 (method_signature name: (property_identifier) @name) @definition.function
 (abstract_method_signature name: (property_identifier) @name) @definition.function
 (variable_declarator
@@ -32,8 +34,27 @@
 (decorator (identifier) @name) @reference.decorator
 (decorator (call_expression function: (identifier) @name)) @reference.decorator
 
-; Typed receivers: `const x = new Cls()` lets `x.method()` resolve (INFERRED) to Cls.method.
+; Value flow (see resolve.py): `const x = new C()`, `x: C` parameters and variables, `this.x = new C()`,
+; fields and constructor parameter properties typed `C`, so `x.m()` and `this.x.m()` resolve to C.m.
 (variable_declarator name: (identifier) @name value: (new_expression constructor: (identifier) @receiver)) @reference.assign
+(variable_declarator name: (identifier) @name
+  type: (type_annotation [(type_identifier) @receiver (generic_type name: (type_identifier) @receiver)])) @reference.assign
+(required_parameter pattern: (identifier) @name
+  type: (type_annotation [(type_identifier) @receiver (generic_type name: (type_identifier) @receiver)])) @reference.assign
+(optional_parameter pattern: (identifier) @name
+  type: (type_annotation [(type_identifier) @receiver (generic_type name: (type_identifier) @receiver)])) @reference.assign
+(required_parameter (accessibility_modifier) pattern: (identifier) @name
+  type: (type_annotation [(type_identifier) @receiver (generic_type name: (type_identifier) @receiver)])) @reference.attr
+(public_field_definition name: (property_identifier) @name
+  type: (type_annotation [(type_identifier) @receiver (generic_type name: (type_identifier) @receiver)])) @reference.attr
+(public_field_definition name: (property_identifier) @name value: (new_expression constructor: (identifier) @receiver)) @reference.attr
+(assignment_expression left: (member_expression object: (this) property: (property_identifier) @name)
+  right: (new_expression constructor: (identifier) @receiver)) @reference.attr
+
+; Exports under another name (`export { Hono as HonoBase }`) and default exports: what importers bind.
+(export_statement !source (export_clause (export_specifier name: (identifier) @receiver alias: (identifier) @name))) @reference.exportas
+(export_statement "default" value: (identifier) @name) @reference.exportdefault
+(export_statement "default" declaration: [(class_declaration name: (_) @name) (function_declaration name: (identifier) @name)]) @reference.exportdefault
 
 (import_statement) @import
 (export_statement source: (string)) @import
