@@ -48,7 +48,7 @@ PYCG_TARGETS = (0.97, 0.80)
 
 def graph_of(root: Path, suffixes: tuple[str, ...] | None = None) -> tuple[dict, list]:
     """(nodes by id, links) of the tree: records extracted in this process, resolved, as graph.json has them."""
-    from skillbox.graph.graphio import file_block
+    from skillbox.graph.graph_json import file_block
     from skillbox.graph.languages import for_path
     from skillbox.graph.records import from_plain
     from skillbox.graph.resolve import resolve
