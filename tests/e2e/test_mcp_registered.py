@@ -128,3 +128,20 @@ def test_a_graph_tool_before_any_build_answers_how_to_build(run_session, fake_ap
     assert session.returncode == 0, session.stderr
     answer = _tool_results(fake_api.message_requests()[-1])["toolu_stats"]
     assert answer.startswith(f"Error: no code graph built yet for {project}: run `skillbox graph build {project}`")
+
+
+def test_the_memory_server_reads_the_store_the_hooks_write(run_session, fake_api, fresh_plugin_home, tmp_path):
+    """The first session after install: the prompt hook stores (or spools) the prompt in the plugin's data folder,
+    and the model's mem `search` through the plugin's MCP server finds it there, not in another store."""
+    project = _project(tmp_path)
+    fake_api.script(ToolUse(MEM_TOOL.format("search"), {"query": "quokkatax"}, id="toolu_mem"), Text("Done."))
+    session = run_session(
+        "remember the quokkatax rounding rule",
+        home=fresh_plugin_home.home,
+        cwd=project,
+        args=("--allowedTools", MEM_TOOL.format("search")),
+        timeout=180,
+    )
+    assert session.returncode == 0, session.stderr
+    answer = _tool_results(fake_api.message_requests()[-1])["toolu_mem"]
+    assert "quokkatax" in answer and not answer.startswith("Error"), answer
