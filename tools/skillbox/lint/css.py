@@ -226,3 +226,45 @@ def compound_matches(compound: str, tag: str, attrs: dict[str, str]) -> bool:
 
 def selector_matches(selector: str, tag: str, attrs: dict[str, str]) -> bool:
     return compound_matches(last_compound(selector), tag, attrs)
+
+
+def font_families(value: str) -> list[str]:
+    """The family names of a `font-family` value, lower-case and unquoted, through tinycss2's tokenizer.
+
+    `var(--f, "Caveat", cursive)` yields the fallback families `caveat`, `cursive` (the custom property itself is
+    resolved elsewhere or not at all); other functions (`env()`, `attr()`) name no family; `!important` is dropped.
+    """
+    return _families_of(tinycss2.parse_component_value_list(value, skip_comments=True))
+
+
+def _families_of(tokens) -> list[str]:
+    names: list[str] = []
+    words: list[str] = []
+    quoted: str | None = None
+
+    def close() -> None:
+        nonlocal quoted
+        if quoted is not None:
+            names.append(quoted.strip().lower())
+        elif words:
+            names.append(" ".join(words).lower())
+        words.clear()
+        quoted = None
+
+    for tok in tokens:
+        kind = tok.type
+        if kind == "literal" and tok.value == ",":
+            close()
+        elif kind == "string":
+            quoted = tok.value
+        elif kind == "ident":
+            words.append(tok.value)
+        elif kind == "function" and tok.lower_name == "var":
+            args = list(tok.arguments)
+            comma = next((i for i, a in enumerate(args) if a.type == "literal" and a.value == ","), None)
+            if comma is not None:
+                names.extend(_families_of(args[comma + 1 :]))
+        elif kind == "literal" and tok.value == "!":
+            break
+    close()
+    return [n for n in names if n and n != "important"]

@@ -145,6 +145,9 @@ class Document:
     parse_error_offset: int = 0
     project_dir: Path | None = None
     host_ids: set[str] = field(default_factory=set)  # data-composition-id of the hosts that load this file
+    # Scripts of the page this sub-composition is mounted into (the project's index.html): plugins and libraries
+    # the host loads are on the same window.
+    host_scripts: list[Script] = field(default_factory=list)
     file_path: Path | None = None
     _line_starts: list[int] = field(default_factory=list)
     cache: dict = field(default_factory=dict)  # per-document memo for helpers several rules share

@@ -164,7 +164,12 @@ def duplicate_composition_id(doc: Document):
     seen: dict[str, Element] = {}
     for element in doc.elements:
         cid = element.attrs.get("data-composition-id")
-        if cid and not doc.is_inert(element):
+        # `<html data-composition-id>` is metadata next to the variables schema, not a second composition; one
+        # sub-composition file mounted by two hosts is two instances the runtime seeks separately (both render).
+        if cid and element.tag != "html" and not doc.is_inert(element):
+            src = element.attrs.get("data-composition-src")
+            if cid in seen and src and seen[cid].attrs.get("data-composition-src") == src:
+                continue
             if cid in seen:
                 yield Hit(element.start, f'data-composition-id="{cid}" is also on {seen[cid].label()}', element)
             else:

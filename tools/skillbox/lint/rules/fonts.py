@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from urllib.parse import unquote
 
+from skillbox.lint.css import font_families
 from skillbox.lint.document import Document
 from skillbox.lint.registry import Hit, rule
 from skillbox.lint.samples import comp
@@ -38,7 +39,7 @@ FONT_SHORTHAND = re.compile(r"(?:^|\s)[\d.]+(?:px|em|rem|pt|%|vw|vh|vmin|vmax|ex
 
 
 def _families(value: str) -> list[str]:
-    return [part.strip().strip("'\"").strip().lower() for part in value.split(",") if part.strip()]
+    return font_families(value)
 
 
 def _font_declarations(doc: Document):
@@ -86,9 +87,12 @@ def font_family_without_font_face(doc: Document):
     first_offset, first_selector = None, None
     for selector, decl in _font_declarations(doc):
         for family in _families(decl.value):
-            if family in GENERIC or family.startswith("var(") or family in AUTO_RESOLVED or family in loaded:
-                continue
-            if family in SYSTEM_ALIASED or family in missing:
+            # The browser takes the first family it has; later ones only serve glyphs the first lacks. So stop at
+            # the first resolvable family (`"Brand", Impact, sans-serif` with Brand loaded never shows Impact).
+            # Emoji families are glyph fallbacks by nature; the renderer's Chromium uses its system emoji font.
+            if family in GENERIC or family in AUTO_RESOLVED or family in loaded or family in SYSTEM_ALIASED:
+                break
+            if family.endswith(" emoji") or family in missing:
                 continue
             missing.append(family)
             if first_offset is None:

@@ -1,0 +1,82 @@
+"""False-error classes found on upstream's registry (code its authors ship as correct), pinned at their root cause.
+
+Each case is the smallest shape of a real registry item (bench/lint_registry.py finds them) next to the broken
+variant the rule exists for, so a fix that silences the rule altogether fails here."""
+
+from __future__ import annotations
+
+from skillbox.lint.css import font_families
+from skillbox.lint.engine import lint_paths
+from skillbox.lint.samples import HOST, SUB, composition
+
+from .test_real_world_shapes import write
+
+
+def codes(path, code):
+    return [f for f in lint_paths([path]).findings if f.code == code]
+
+
+def test_font_family_values_go_through_the_css_tokenizer():
+    assert font_families('var(--f, "Caveat", cursive)') == ["caveat", "cursive"]
+    assert font_families("var(--a, var(--b, Inter, monospace))") == ["inter", "monospace"]
+    assert font_families('"Brand Sans", Arial !important') == ["brand sans", "arial"]
+    assert font_families("var(--only)") == []
+
+
+def test_var_fallback_font_is_not_a_font_named_cursive_paren(tmp_path):
+    ok = composition('<h1 id="t">Hi</h1>', css='#t { font-family: var(--font, "Inter", cursive); }')
+    bad = composition('<h1 id="t">Hi</h1>', css='#t { font-family: var(--font, "Caveat", cursive); }')
+    assert not codes(write(tmp_path / "ok", {"index.html": ok}), "font_family_without_font_face")
+    [hit] = codes(write(tmp_path / "bad", {"index.html": bad}), "font_family_without_font_face")
+    assert '"caveat"' in hit.message and "cursive" not in hit.message
+
+
+def test_fallbacks_after_a_loaded_family_are_never_shown(tmp_path):
+    css = '@font-face { font-family: "Big"; src: url("assets/big.woff2"); }\n#t { font-family: "Big", Impact, serif; }'
+    files = {"index.html": composition('<h1 id="t">Hi</h1>', css=css), "assets/big.woff2": "x"}
+    assert not codes(write(tmp_path / "p", files), "font_family_without_font_face")
+    missing_first = composition('<h1 id="t">Hi</h1>', css='#t { font-family: "Brand", Inter, serif; }')
+    assert codes(write(tmp_path / "q", {"index.html": missing_first}), "font_family_without_font_face")
+
+
+def test_layout_props_under_canvas_layoutsubtree_are_exempt(tmp_path):
+    body = '<canvas id="c" layoutsubtree><div id="pill">x</div></canvas><div id="plain">y</div>'
+    exempt = composition(body, js='tl.to("#pill", { top: 40, duration: 1 }, 0);')
+    plain = composition(body, js='tl.to("#plain", { top: 40, duration: 1 }, 0);')
+    assert not codes(write(tmp_path / "a", {"index.html": exempt}), "gsap_non_transform_motion")
+    assert codes(write(tmp_path / "b", {"index.html": plain}), "gsap_non_transform_motion")
+
+
+def test_html_element_composition_id_and_a_twice_mounted_sub_composition(tmp_path):
+    sub_html = SUB.replace("<template>", '<html data-composition-id="intro"><body><template>', 1)
+    twice = HOST + "\n" + HOST.replace('id="intro"', 'id="intro-2"').replace('data-start="0"', 'data-start="2"')
+    files = {"index.html": composition(twice), "compositions/intro.html": sub_html}
+    assert not codes(write(tmp_path / "p", files), "duplicate_composition_id")
+    clash = (
+        HOST
+        + '\n<div id="other" data-composition-id="intro" data-start="2" data-duration="2" data-track-index="1"></div>'
+    )
+    files = {"index.html": composition(clash), "compositions/intro.html": SUB}
+    assert codes(write(tmp_path / "q", files), "duplicate_composition_id")
+
+
+def test_plugins_loaded_by_the_host_page_count_for_its_sub_compositions(tmp_path):
+    plugin = '<script src="https://cdn.jsdelivr.net/npm/gsap@3.12.5/dist/TextPlugin.min.js"></script>\n'
+    sub = SUB.replace('tl.from("#intro-title", { opacity: 0 }, 0);', 'tl.to("#intro-title", { text: "Hi" }, 0);')
+    with_host = {"index.html": composition(HOST, head=plugin), "compositions/intro.html": sub}
+    without = {"index.html": composition(HOST), "compositions/intro.html": sub}
+    assert not codes(write(tmp_path / "a", with_host), "missing_gsap_plugin")
+    assert codes(write(tmp_path / "b", without), "missing_gsap_plugin")
+
+
+def test_register_plugin_alone_does_not_load_it(tmp_path):
+    js = 'gsap.registerPlugin(MotionPathPlugin);\ntl.to("#t", { motionPath: "#p", duration: 1 }, 0);'
+    [hit] = codes(write(tmp_path / "p", {"index.html": composition('<h1 id="t">x</h1>', js=js)}), "missing_gsap_plugin")
+    assert "registerPlugin" in hit.message
+
+
+def test_clearing_text_without_textplugin_is_a_noop(tmp_path):
+    js = 'tl.set("#t", { text: "" }, 0);\ntl.call(() => { document.querySelector("#t").textContent = "ls"; }, [], 1);'
+    assert not codes(
+        write(tmp_path / "p", {"index.html": composition('<h1 id="t"></h1>', js=js)}), "missing_gsap_plugin"
+    )
