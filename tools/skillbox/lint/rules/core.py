@@ -451,13 +451,16 @@ def duplicate_id(doc: Document):
 
 @rule(
     "timeline_not_paused",
-    "error",
+    "warning",
     G,
-    summary="gsap.timeline() is created without { paused: true }.",
+    summary="A composition timeline is created without { paused: true } (children added to a parent are exempt).",
     explanation="""
-The renderer seeks the timeline frame by frame. A timeline that plays by itself runs on the wall clock in the
-preview and fights the seeks in the render (frames jump or double-animate). Create every composition timeline
-paused.
+The renderer pauses and seeks the registered timeline itself: an unpaused registered timeline rendered
+frame-identical to a paused one (render case `unpaused_registered_timeline`), so this is a warning. What it
+protects is the preview: opened in a browser or the Studio player, an unpaused timeline starts playing on the wall
+clock at load, ahead of the scrub position. A child timeline that is `tl.add(child)`-ed into a parent (or returned
+from a builder) must stay unpaused — a paused child never plays inside its parent (render case
+`paused_child_added_to_parent`: 7 of 8 frames differ) — so the rule and its fix skip those.
 """,
     bad=raw(
         composition("").replace("gsap.timeline({ paused: true })", "gsap.timeline()"),
@@ -470,11 +473,30 @@ def timeline_not_paused(doc: Document):
     for model in doc.script_models:
         for timeline in model.timelines:
             paused = timeline.vars.get("paused")
-            if paused is None or paused.literal is not True:
+            if (paused is None or paused.literal is not True) and not _is_nested_child(model, timeline):
                 name = timeline.name or "timeline"
                 yield Hit(
                     timeline.offset, f"{name} = gsap.timeline(...) is not created with {{ paused: true }}", fix=timeline
                 )
+
+
+def _is_nested_child(model, timeline) -> bool:
+    """A timeline that is `parent.add(child)`-ed (or returned from a builder, or created inline in `.add(...)`)
+    is driven by its parent: it must NOT be paused, or it never plays inside the parent."""
+    if timeline.name is None:
+        return any(
+            c.name == "add" and any(a.offset <= timeline.offset < a.offset + len(a.text.encode()) for a in c.args)
+            for c in model.calls
+        ) or _returned_directly(model, timeline)
+    name = timeline.name
+    if any(c.name == "add" and any(a.text.strip() == name for a in c.args) for c in model.calls):
+        return True
+    return re.search(rf"\breturn\s+{re.escape(name)}\s*[;}}\n]", model.text) is not None
+
+
+def _returned_directly(model, timeline) -> bool:
+    before = model.text.encode("utf-8", "surrogatepass")[: max(0, timeline.offset - model.start)]
+    return before.rstrip().endswith(b"return")
 
 
 @timeline_not_paused.fixer
@@ -501,12 +523,13 @@ PLAY_METHODS = {"play", "resume", "restart", "reverse"}
 
 @rule(
     "timeline_play_called",
-    "error",
+    "warning",
     G,
     summary="The script calls tl.play() (or resume/restart/reverse) on a composition timeline.",
     explanation="""
-HyperFrames owns playback: it seeks the paused timeline for every frame. Starting it from the composition makes
-the preview run ahead of the seek position and renders frames from the wrong time.
+HyperFrames owns playback: it seeks the timeline for every frame, and a render with `tl.play()` came out
+frame-identical to one without (render case `unpaused_timeline_and_play`). What it protects is the preview and
+Studio: there the call starts wall-clock playback that runs ahead of the scrub position. Delete the call.
 """,
     bad=comp('<p id="t">Hi</p>', js='tl.from("#t", { opacity: 0 }, 0);\ntl.play();'),
     good=comp('<p id="t">Hi</p>', js='tl.from("#t", { opacity: 0 }, 0);'),
@@ -520,14 +543,16 @@ def timeline_play_called(doc: Document):
 
 @rule(
     "timeline_created_async",
-    "error",
+    "warning",
     G,
     summary="The timeline is created or registered inside setTimeout, a promise callback or an event handler.",
     explanation="""
-The renderer looks up `window.__timelines` right after the page's scripts run. A timeline created or
-registered later (in `setTimeout`, `fetch().then`, `document.fonts.ready.then`, `addEventListener`, an async
-function) is missing at that moment: the composition renders blank or frozen. Build and register it
-synchronously at the top level of the script.
+The renderer waits for `window.__timelines` to be filled (it polls its readiness gate), so a timeline built and
+registered in `setTimeout(..., 50)` or `document.fonts.ready.then` rendered frame-identical to a synchronous one
+(render cases `built_in_set_timeout`, `built_in_fonts_ready`). It is a warning: what it protects is a race —
+a callback that never fires or fires after the readiness timeout (a slow `fetch`, an event that never comes)
+leaves the composition unregistered, and Studio reads the registry at load. Build and register synchronously
+at the top level when nothing needs to wait.
 """,
     bad=raw(
         composition("", js="").replace(

@@ -253,11 +253,17 @@ def gsap_from_opacity_noop(doc: Document):
 
 @rule(
     "gsap_css_transform_conflict",
-    "error",
+    "warning",
     G,
     summary="CSS transform (translate/scale) on an element a tween also moves or scales.",
-    explanation="GSAP parses the CSS transform once and then owns it; a CSS translate(-50%) centring is lost or "
-    "doubled as soon as the tween writes x/y/scale. Put the centring on a wrapper or use xPercent/yPercent.",
+    explanation="""
+GSAP parses the element's CSS transform into its own x/y/scale once and owns it from then on. With GSAP 3.14 the
+renderer keeps a `translate(-50%, -50%)` centring through y and scale tweens (render case
+`transform_conflict_translate_y` / `_scale` in bench/lint_render_cases.py: frames identical to the xPercent
+version), so this is a warning, not an error. What it protects is editing: the CSS transform and the tween now
+describe one property in two places, so a later change to either (a CSS class swap, Studio moving the element,
+a `clearProps`) moves the element unexpectedly. Keep the centring in GSAP (xPercent/yPercent) or on a wrapper.
+""",
     bad=comp(
         BOX,
         css="#box { transform: translate(-50%, -50%); }",
@@ -372,11 +378,17 @@ def gsap_repeat_refresh_relative_value(doc: Document):
 
 @rule(
     "gsap_timeline_registered_before_async_build",
-    "error",
+    "warning",
     G,
     summary="The timeline is registered synchronously but its tweens are added later in a callback.",
-    explanation="The renderer reads the timeline's duration when it is registered; tweens added afterwards (after "
-    "fonts load, in a promise) are missing or shift timing in render workers.",
+    explanation="""
+The timeline is registered empty and filled later (after `document.fonts.ready`, in a promise). The upstream
+linter calls this an error: a host that nests the sub-composition as soon as the key exists would nest it empty.
+The renderer (hyperframes 0.8.170) did not show that: a mounted sub-composition registered before its
+fonts.ready build renders frame-identical to one registered after it (render case
+`sub_registered_before_fonts_ready_build`). It stays a warning because it depends on the runtime's readiness
+timing — preview and Studio may read the timeline before it is built. Register after the build.
+""",
     bad=comp(BOX, js='document.fonts.ready.then(() => {\n  tl.from("#box", { opacity: 0 }, 0);\n});'),
     good=comp(BOX, js='tl.from("#box", { opacity: 0 }, 0);'),
     fix_hint="Build the timeline synchronously before registering it (load fonts with <link> / @font-face).",
@@ -474,13 +486,16 @@ def gsap_callback_dom_measurement(doc: Document):
 
 @rule(
     "gsap_tween_not_on_timeline",
-    "error",
+    "warning",
     G,
     summary="gsap.to/from/fromTo is called directly instead of on the composition timeline.",
     explanation="""
-A tween created with `gsap.to(...)` lives on GSAP's global timeline, which runs on the wall clock: the renderer
-never seeks it, so in the video it is either finished or not started. Put every tween on the registered timeline
-(`tl.to(...)`). `gsap.set` for initial state is fine.
+A tween created with `gsap.to(...)` lives on GSAP's global timeline instead of the registered one. The
+HyperFrames renderer drives GSAP's global clock as well, so a single local render came out frame-identical to the
+same tween on `tl` (render case `global_tween_not_on_timeline`). What it protects: the preview and Studio scrub
+only the registered timeline (a global tween plays on the wall clock there), and distributed render workers that
+seek a chunk cold do not replay global tweens in order. Put every tween on the registered timeline (`tl.to(...)`).
+`gsap.set` for initial state is fine.
 """,
     bad=comp(BOX, js='gsap.from("#box", { opacity: 0, duration: 1 });'),
     good=comp(BOX, js='tl.from("#box", { opacity: 0, duration: 1 }, 0);'),

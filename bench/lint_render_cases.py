@@ -1,0 +1,231 @@
+"""Render cases: for a rule, the pattern it flags next to the intended pattern, rendered with the real renderer.
+
+Each case renders two small projects (320x180, 2 s, 4 fps) and compares the frame hashes. The outcome decides the
+rule's severity (bench/README.md, "Render oracle"): an error must show the failure it predicts (frames differ from
+the intended render, or the render fails); a pattern that renders identically is at most a warning whose explain
+page says what it protects instead (preview, distributed rendering, Studio editing).
+
+    python bench/lint_render_cases.py [NAME...]      # prints one line per case, exit 1 if a case contradicts
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from lint_render import RenderError, available, frames_differ, render_frames
+
+GSAP = '<script src="https://cdn.jsdelivr.net/npm/gsap@3.14.2/dist/gsap.min.js"></script>'
+BASE_CSS = (
+    "html,body{margin:0;background:#000}"
+    "#root{position:relative;width:320px;height:180px;overflow:hidden;background:#123}"
+    ".box{position:absolute;width:40px;height:40px;background:#f80}"
+)
+BOX = '<div id="box" class="box clip" data-start="0" data-duration="2" data-track-index="1"></div>'
+
+
+def scene(body: str = BOX, *, css: str = "", script: str = "", head: str = "", cid: str = "main") -> str:
+    return (
+        f'<!doctype html>\n<html><head><meta charset="utf-8">{GSAP}{head}<style>{BASE_CSS}{css}</style></head>\n'
+        f'<body><div id="root" data-composition-id="{cid}" data-start="0" data-duration="2" data-width="320" '
+        f'data-height="180">\n{body}\n</div>\n<script>\n{script}\n</script>\n</body></html>\n'
+    )
+
+
+def registered(build: str, *, timeline: str = "gsap.timeline({ paused: true })", key: str = "main") -> str:
+    return (
+        f"window.__timelines = window.__timelines || {{}};\nconst tl = {timeline};\n{build}\n"
+        f'window.__timelines["{key}"] = tl;'
+    )
+
+
+MOVE = 'tl.fromTo("#box", { x: 0 }, { x: 200, duration: 2, ease: "none" }, 0);'
+
+
+@dataclass
+class Case:
+    name: str
+    code: str  # the lint code the flagged variant triggers (or must not trigger)
+    flagged: dict[str, str]  # project files of the pattern the rule flags
+    intended: dict[str, str]  # project files of the pattern the author means
+    predicts: str  # what the rule claims breaks
+
+
+def _sub(script_body: str) -> dict[str, str]:
+    host = (
+        '<div id="intro" data-composition-id="intro" data-composition-src="compositions/intro.html" '
+        'data-start="0" data-duration="2" data-track-index="1" data-width="320" data-height="180"></div>'
+    )
+    sub = (
+        '<template>\n<div data-composition-id="intro" data-width="320" data-height="180">\n'
+        '<div id="ibox" class="box"></div>\n</div>\n<script>\n'
+        f"{script_body}\n</script>\n</template>\n"
+    )
+    return {"index.html": scene(host, script=registered("")), "compositions/intro.html": sub}
+
+
+SUB_MOVE = 'tl.fromTo("#ibox", { x: 0 }, { x: 200, duration: 2, ease: "none" }, 0);'
+CASES = [
+    Case(
+        "transform_conflict_translate_y",
+        "gsap_css_transform_conflict",
+        {
+            "index.html": scene(
+                css="#box{left:50%;top:50%;transform:translate(-50%,-50%)}",
+                script=registered('tl.to("#box", { y: 40, duration: 2, ease: "none" }, 0);'),
+            )
+        },
+        {
+            "index.html": scene(
+                css="#box{left:50%;top:50%}",
+                script=registered(
+                    'tl.set("#box", { xPercent: -50, yPercent: -50 }, 0);\n'
+                    'tl.to("#box", { y: 40, duration: 2, ease: "none" }, 0);'
+                ),
+            )
+        },
+        "the tween replaces the CSS translate, so the box jumps off centre",
+    ),
+    Case(
+        "transform_conflict_scale",
+        "gsap_css_transform_conflict",
+        {
+            "index.html": scene(
+                css="#box{left:50%;top:50%;transform:translate(-50%,-50%)}",
+                script=registered('tl.to("#box", { scale: 2, duration: 2, ease: "none" }, 0);'),
+            )
+        },
+        {
+            "index.html": scene(
+                css="#box{left:50%;top:50%}",
+                script=registered(
+                    'tl.set("#box", { xPercent: -50, yPercent: -50 }, 0);\n'
+                    'tl.to("#box", { scale: 2, duration: 2, ease: "none" }, 0);'
+                ),
+            )
+        },
+        "the tween replaces the CSS translate, so the box jumps off centre",
+    ),
+    Case(
+        "unpaused_registered_timeline",
+        "timeline_not_paused",
+        {"index.html": scene(script=registered(MOVE, timeline="gsap.timeline()"))},
+        {"index.html": scene(script=registered(MOVE))},
+        "a playing timeline fights the renderer's seeks",
+    ),
+    Case(
+        "unpaused_timeline_and_play",
+        "timeline_play_called",
+        {"index.html": scene(script=registered(MOVE + "\ntl.play();", timeline="gsap.timeline()"))},
+        {"index.html": scene(script=registered(MOVE))},
+        "play() starts wall-clock playback that fights the seeks",
+    ),
+    Case(
+        "built_in_fonts_ready",
+        "timeline_created_async",
+        {"index.html": scene(script="document.fonts.ready.then(() => {\n" + registered(MOVE) + "\n});")},
+        {"index.html": scene(script=registered(MOVE))},
+        "the renderer may read the registry before the callback runs",
+    ),
+    Case(
+        "built_in_set_timeout",
+        "timeline_created_async",
+        {"index.html": scene(script="setTimeout(() => {\n" + registered(MOVE) + "\n}, 50);")},
+        {"index.html": scene(script=registered(MOVE))},
+        "the renderer may read the registry before the callback runs",
+    ),
+    Case(
+        "sub_registered_before_fonts_ready_build",
+        "gsap_timeline_registered_before_async_build",
+        _sub(
+            "window.__timelines = window.__timelines || {};\nconst tl = gsap.timeline({ paused: true });\n"
+            'window.__timelines["intro"] = tl;\ndocument.fonts.ready.then(() => {\n' + SUB_MOVE + "\n});"
+        ),
+        _sub(
+            "window.__timelines = window.__timelines || {};\nconst tl = gsap.timeline({ paused: true });\n"
+            + SUB_MOVE
+            + '\nwindow.__timelines["intro"] = tl;'
+        ),
+        "the host nests the sub-composition's timeline while it is still empty",
+    ),
+    Case(
+        "paused_child_added_to_parent",
+        "timeline_not_paused",
+        {
+            "index.html": scene(
+                script=registered(
+                    "const child = gsap.timeline({ paused: true });\n"
+                    'child.fromTo("#box", { x: 0 }, { x: 200, duration: 2, ease: "none" }, 0);\ntl.add(child, 0);'
+                )
+            )
+        },
+        {
+            "index.html": scene(
+                script=registered(
+                    "const child = gsap.timeline();\n"
+                    'child.fromTo("#box", { x: 0 }, { x: 200, duration: 2, ease: "none" }, 0);\ntl.add(child, 0);'
+                )
+            )
+        },
+        "(fix safety) pausing a child that is added to the parent freezes it",
+    ),
+    Case(
+        "global_tween_not_on_timeline",
+        "gsap_tween_not_on_timeline",
+        {
+            "index.html": scene(
+                script=registered(
+                    'tl.set({}, {}, 2);\ngsap.fromTo("#box", { x: 0 }, { x: 200, duration: 2, ease: "none" });'
+                )
+            )
+        },
+        {"index.html": scene(script=registered(MOVE))},
+        "a gsap.* tween runs on the wall clock, not the seeked timeline",
+    ),
+]
+
+
+def run(case: Case, root: Path) -> dict:
+    from skillbox.lint.engine import lint_paths
+
+    out = {"name": case.name, "code": case.code}
+    renders = {}
+    for label, files in (("flagged", case.flagged), ("intended", case.intended)):
+        folder = root / case.name / label
+        for rel, text in files.items():
+            (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+            (folder / rel).write_text(text, encoding="utf-8")
+        out[f"{label}_lint"] = sorted({f.code for f in lint_paths([folder]).findings if f.code == case.code})
+        try:
+            renders[label] = render_frames(folder)
+        except RenderError as exc:
+            renders[label] = None
+            out[f"{label}_error"] = str(exc)
+    a, b = renders["flagged"], renders["intended"]
+    out["frames"] = len(b or a or [])
+    out["differ"] = None if a is None or b is None else frames_differ(a, b)
+    out["render_failed"] = a is None
+    return out
+
+
+def run_all(names: list[str] | None = None) -> int:
+    import json
+    import tempfile
+
+    reason = available()
+    if reason:
+        print(f"skipped: {reason}")
+        return 0
+    with tempfile.TemporaryDirectory(prefix="skillbox-render-cases-") as tmp:
+        for case in CASES:
+            if names and case.name not in names:
+                continue
+            print(json.dumps(run(case, Path(tmp))), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run_all(sys.argv[1:]))
