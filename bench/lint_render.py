@@ -98,8 +98,11 @@ def localize_gsap(project: Path, tools: Tools) -> None:
             html.write_text(new, encoding="utf-8", errors="surrogateescape")
 
 
-def render_frames(project: Path, *, fps: int = 4, timeout: float = 180) -> list[str]:
-    """Render `project` (a folder with index.html) and return the SHA-256 of every frame, in order."""
+def render_frames(project: Path, *, fps: int = 4, workers: int = 1, timeout: float = 180) -> list[str]:
+    """Render `project` (a folder with index.html) and return the SHA-256 of every frame, in order.
+
+    `workers=2` splits the frames between two browser processes that each seek their chunk cold — what a
+    distributed render does, so it shows seek-order dependence a one-worker render hides."""
     tools = find_tools()
     if isinstance(tools, str):
         raise RenderError(tools)
@@ -118,7 +121,7 @@ def render_frames(project: Path, *, fps: int = 4, timeout: float = 180) -> list[
             "HOME": str(Path(tmp) / "home"),
         }
         cmd = [tools.node, str(tools.cli), "render", str(work), "--fps", str(fps), "--format", "png-sequence"]
-        cmd += ["-o", str(out), "--workers", "1", "--quality", "draft", "--quiet", "--no-browser-gpu"]
+        cmd += ["-o", str(out), "--workers", str(workers), "--quality", "draft", "--quiet", "--no-browser-gpu"]
         try:
             proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout, check=False)
         except subprocess.TimeoutExpired as exc:

@@ -5,7 +5,7 @@ rule's severity (bench/README.md, "Render oracle"): an error must show the failu
 the intended render, or the render fails); a pattern that renders identically is at most a warning whose explain
 page says what it protects instead (preview, distributed rendering, Studio editing).
 
-    python bench/lint_render_cases.py [NAME...]      # prints one line per case, exit 1 if a case contradicts
+    python bench/lint_render_cases.py [--workers 2] [NAME...]   # one JSON line per case
 """
 
 from __future__ import annotations
@@ -50,8 +50,9 @@ class Case:
     name: str
     code: str  # the lint code the flagged variant triggers (or must not trigger)
     flagged: dict[str, str]  # project files of the pattern the rule flags
-    intended: dict[str, str]  # project files of the pattern the author means
+    intended: dict[str, str] | None  # the pattern the author means; None = render `flagged` twice (determinism)
     predicts: str  # what the rule claims breaks
+    workers: int = 1  # for the second render (2 = chunks seeked cold by two workers, like a distributed render)
 
 
 def _sub(script_body: str) -> dict[str, str]:
@@ -185,22 +186,78 @@ CASES = [
         {"index.html": scene(script=registered(MOVE))},
         "a gsap.* tween runs on the wall clock, not the seeked timeline",
     ),
+    Case(
+        "from_opacity_zero_onto_css_zero",
+        "gsap_from_opacity_noop",
+        {
+            "index.html": scene(
+                css="#box{opacity:0}", script=registered('tl.from("#box", { opacity: 0, x: 100, duration: 1 }, 0.5);')
+            )
+        },
+        {
+            "index.html": scene(
+                css="#box{opacity:0}",
+                script=registered('tl.fromTo("#box", { opacity: 0, x: 100 }, { opacity: 1, x: 0, duration: 1 }, 0.5);'),
+            )
+        },
+        "from() animates 0 -> the CSS 0: the element never shows",
+    ),
+    Case(
+        "raf_loop_twice",
+        "requestanimationframe_in_composition",
+        {
+            "index.html": scene(
+                script=registered("tl.set({}, {}, 2);")
+                + (
+                    "\nlet x = 0;\nfunction tick() {\n  x = (x + 7) % 280;\n"
+                    '  document.getElementById("box").style.transform = "translateX(" + x + "px)";\n'
+                    "  requestAnimationFrame(tick);\n}\nrequestAnimationFrame(tick);"
+                )
+            )
+        },
+        None,
+        "a rAF loop advances on the display clock: two renders differ",
+    ),
+    Case(
+        "raf_loop_two_workers",
+        "requestanimationframe_in_composition",
+        {
+            "index.html": scene(
+                script=registered("tl.set({}, {}, 2);")
+                + (
+                    "\nlet x = 0;\nfunction tick() {\n  x = (x + 7) % 280;\n"
+                    '  document.getElementById("box").style.transform = "translateX(" + x + "px)";\n'
+                    "  requestAnimationFrame(tick);\n}\nrequestAnimationFrame(tick);"
+                )
+            )
+        },
+        None,
+        "a rAF loop depends on how many frames this worker drew: chunked renders differ",
+        workers=2,
+    ),
 ]
 
 
-def run(case: Case, root: Path) -> dict:
+def run(case: Case, root: Path, workers: int = 1) -> dict:
+    """Render both variants. With an intended variant the flagged one is rendered by `workers` browser processes
+    (2 = chunked, like a distributed render); without one, the flagged variant is rendered by 1 and by
+    `case.workers` processes."""
     from skillbox.lint.engine import lint_paths
 
-    out = {"name": case.name, "code": case.code}
+    out = {"name": case.name, "code": case.code, "workers": workers if case.intended is not None else case.workers}
     renders = {}
-    for label, files in (("flagged", case.flagged), ("intended", case.intended)):
+    for label, files in (("flagged", case.flagged), ("intended", case.intended or case.flagged)):
         folder = root / case.name / label
         for rel, text in files.items():
             (folder / rel).parent.mkdir(parents=True, exist_ok=True)
             (folder / rel).write_text(text, encoding="utf-8")
         out[f"{label}_lint"] = sorted({f.code for f in lint_paths([folder]).findings if f.code == case.code})
         try:
-            renders[label] = render_frames(folder)
+            if case.intended is None:
+                count = case.workers if label == "intended" else 1
+            else:
+                count = workers if label == "flagged" else 1
+            renders[label] = render_frames(folder, workers=count)
         except RenderError as exc:
             renders[label] = None
             out[f"{label}_error"] = str(exc)
@@ -208,10 +265,11 @@ def run(case: Case, root: Path) -> dict:
     out["frames"] = len(b or a or [])
     out["differ"] = None if a is None or b is None else frames_differ(a, b)
     out["render_failed"] = a is None
+    out["intended_distinct_frames"] = len(set(b or []))  # >1: the intended render really moves
     return out
 
 
-def run_all(names: list[str] | None = None) -> int:
+def run_all(names: list[str] | None = None, workers: int = 1) -> int:
     import json
     import tempfile
 
@@ -223,9 +281,15 @@ def run_all(names: list[str] | None = None) -> int:
         for case in CASES:
             if names and case.name not in names:
                 continue
-            print(json.dumps(run(case, Path(tmp))), flush=True)
+            print(json.dumps(run(case, Path(tmp), workers)), flush=True)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(run_all(sys.argv[1:]))
+    args = sys.argv[1:]
+    n = 1
+    if "--workers" in args:
+        i = args.index("--workers")
+        n = int(args[i + 1])
+        del args[i : i + 2]
+    sys.exit(run_all(args, n))

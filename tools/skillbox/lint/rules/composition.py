@@ -478,10 +478,19 @@ def _script_text_calls(doc: Document, names: set[str]):
     "requestanimationframe_in_composition",
     "error",
     G,
-    summary="The script uses requestAnimationFrame.",
-    explanation="rAF runs on the display clock; the renderer captures frames by seeking, so rAF-driven motion is "
-    "missing or random in the video.",
-    bad=comp('<p id="n">0</p>', js='requestAnimationFrame(() => { document.getElementById("n").textContent = "1"; });'),
+    summary="The script runs an animation loop on requestAnimationFrame (rAF calling a named callback).",
+    explanation="""
+A loop such as `function animate(ts) { requestAnimationFrame(animate); ... }` advances on the display clock,
+not the seeked timeline: what a frame shows depends on how long the page has been open, so two renders of the
+same composition differ (and distributed workers disagree). A one-shot deferral with an inline callback
+(`requestAnimationFrame(() => { measure(); register(); })`, as registry blocks use to wait for paint before
+building the timeline) is not flagged: it runs once before capture starts.
+""",
+    bad=comp(
+        '<p id="n">0</p>',
+        js='let n = 0;\nfunction tick() {\n  document.getElementById("n").textContent = String(n++);\n'
+        "  requestAnimationFrame(tick);\n}\nrequestAnimationFrame(tick);",
+    ),
     good=comp('<p id="n">0</p>', js='tl.to("#n", { x: 100 }, 0);'),
     fix_hint="Drive the motion from the GSAP timeline (tl.to / onUpdate) instead of requestAnimationFrame.",
     peer=True,
@@ -491,9 +500,12 @@ def requestanimationframe_in_composition(doc: Document):
         if script.model is None:
             continue
         calls = [c for c in script.model.calls if c.callee in ("requestAnimationFrame", "window.requestAnimationFrame")]
-        if calls:
-            extra = f" ({len(calls)} calls)" if len(calls) > 1 else ""
-            yield Hit(calls[0].offset, f"requestAnimationFrame() is not driven by the render clock{extra}")
+        loops = [c for c in calls if c.args and c.args[0].node is not None and c.args[0].node.type == "identifier"]
+        if loops:
+            extra = f" ({len(loops)} calls)" if len(loops) > 1 else ""
+            yield Hit(
+                loops[0].offset, f"requestAnimationFrame({loops[0].args[0].text}) loop runs on the display clock{extra}"
+            )
 
 
 @rule(

@@ -486,16 +486,15 @@ def gsap_callback_dom_measurement(doc: Document):
 
 @rule(
     "gsap_tween_not_on_timeline",
-    "warning",
+    "error",
     G,
     summary="gsap.to/from/fromTo is called directly instead of on the composition timeline.",
     explanation="""
-A tween created with `gsap.to(...)` lives on GSAP's global timeline instead of the registered one. The
-HyperFrames renderer drives GSAP's global clock as well, so a single local render came out frame-identical to the
-same tween on `tl` (render case `global_tween_not_on_timeline`). What it protects: the preview and Studio scrub
-only the registered timeline (a global tween plays on the wall clock there), and distributed render workers that
-seek a chunk cold do not replay global tweens in order. Put every tween on the registered timeline (`tl.to(...)`).
-`gsap.set` for initial state is fine.
+A tween created with `gsap.to(...)` lives on GSAP's global timeline instead of the registered one. One browser
+rendering every frame in order happens to replay it (render case `global_tween_not_on_timeline`: identical with
+1 worker), but a render split between workers — each seeking its chunk cold, as `--workers 2` and distributed
+renders do — shows it at the wrong time: 4 of 8 frames differ with 2 workers. Preview and Studio scrub only the
+registered timeline. Put every tween on it (`tl.to(...)`); `gsap.set` for initial state is fine.
 """,
     bad=comp(BOX, js='gsap.from("#box", { opacity: 0, duration: 1 });'),
     good=comp(BOX, js='tl.from("#box", { opacity: 0, duration: 1 }, 0);'),
