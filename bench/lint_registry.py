@@ -7,8 +7,10 @@ host provides the root), with its non-HTML assets copied to the targets its regi
 `hyperframes add` installs); each example is linted as the project it is. An error on an item is a false positive
 until a render shows otherwise (bench/lint_render.py).
 
-Usage: python bench/lint_registry.py [--repo /work/cache/hyperframes] [--json] [NAME...]
-Exit 1 when any item has an error finding.
+Usage: python bench/lint_registry.py [--repo /work/cache/hyperframes] [--json] [--render-fixes] [NAME...]
+Exit 1 when any item has an error finding. `--render-fixes`: for every item `--fix` changes, render the item
+before and after the fix (bench/lint_render.py, 1 fps) and count differing frames — a fix must not change a
+correct render.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 HOST = """<!doctype html>
 <html lang="en">
@@ -113,12 +117,54 @@ def lint_items(repo: Path, names: list[str]) -> list[dict]:
     return rows
 
 
+def standalone(kind: str, path: Path, work: Path) -> Path:
+    """The item as a project of its own (its HTML as index.html, assets at their targets), for rendering."""
+    if kind == "examples":
+        return path
+    proj, own = mount(kind, path.stem, path, work)
+    (proj / "index.html").unlink()
+    own.rename(proj / "index.html")
+    return proj
+
+
+def render_fixes(repo: Path, names: list[str]) -> list[dict]:
+    from lint_render import RenderError, frames_differ, render_frames
+
+    from skillbox.lint.fix import fix_paths
+
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="skillbox-lint-fixes-") as tmp:
+        for kind, name, path in discover(repo):
+            if names and name not in names:
+                continue
+            before = Path(tmp) / "before" / name
+            shutil.copytree(standalone(kind, path, Path(tmp) / "mount"), before)
+            after = Path(tmp) / "after" / name
+            shutil.copytree(before, after)
+            report = fix_paths([after])
+            if not report.changed:
+                continue
+            row = {"kind": kind, "name": name, "fixes": report.applied}
+            try:
+                a, b = render_frames(before, fps=1, timeout=600), render_frames(after, fps=1, timeout=600)
+                row.update(frames=len(a), differ=frames_differ(a, b))
+            except RenderError as exc:
+                row["error"] = str(exc)
+            print(json.dumps(row), flush=True)
+            rows.append(row)
+    return rows
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repo", type=Path, default=Path("/work/cache/hyperframes"))
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--render-fixes", action="store_true")
     ap.add_argument("names", nargs="*")
     args = ap.parse_args()
+    if args.render_fixes:
+        rows = render_fixes(args.repo, args.names)
+        return 1 if any(r.get("differ") or r.get("error") for r in rows) else 0
     if not (args.repo / "registry").is_dir():
         print(f"no registry under {args.repo} (fetch heygen-com/hyperframes first)", file=sys.stderr)
         return 2

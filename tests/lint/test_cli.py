@@ -121,7 +121,7 @@ def test_explain_prints_examples_and_ignore_syntax():
 
 def test_explain_unknown_code_is_a_one_line_error():
     result = run("explain", "no_such_rule")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.stderr.strip().startswith("Error: unknown rule code: no_such_rule")
     assert len(result.stderr.strip().splitlines()) == 1
 
@@ -143,9 +143,26 @@ def test_unknown_code_in_select_is_a_usage_error(tmp_path):
     assert result.exit_code == 2 and "unknown rule code(s): nope" in result.stderr
 
 
-def test_missing_path_is_a_one_line_error(tmp_path):
+def test_missing_path_is_a_one_line_usage_error(tmp_path):
     result = run(str(tmp_path / "absent"))
-    assert result.exit_code == 1 and result.stderr.startswith("Error: no such file or directory")
+    assert result.exit_code == 2 and result.stderr.startswith("Error: no such file or directory")
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_folder_without_a_composition_says_so_and_exits_one(tmp_path):
+    (tmp_path / "empty" / "notes").mkdir(parents=True)
+    (tmp_path / "empty" / "notes" / "readme.txt").write_text("no html here")
+    result = run(str(tmp_path / "empty"))
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: no composition found in") and "0 error(s)" not in result.output
+
+
+def test_fix_diff_headers_are_relative_to_the_working_directory(tmp_path):
+    write(tmp_path / "proj", BROKEN)
+    result = run("proj", "--fix", "--diff", cwd=tmp_path)
+    assert result.exit_code == 1
+    headers = [ln for ln in result.output.splitlines() if ln.startswith(("--- ", "+++ "))]
+    assert headers == ["--- a/proj/index.html", "+++ b/proj/index.html"]
 
 
 def test_config_in_pyproject_ignores_and_overrides_severity(tmp_path):

@@ -98,6 +98,11 @@ def lint_paths_command(paths, fmt, as_json, fix, diff, select, ignore, no_config
         click.echo(f"fixed {report.applied} issue(s) in {len(report.changed)} file(s)", err=True)
     else:
         result = lint_paths(paths, selection)
+    if result.files_scanned == 0:
+        from skillbox.errors import NotFoundError
+
+        where = ", ".join(str(p) for p in paths)
+        raise NotFoundError(f"no composition found in {where}", hint="a project has index.html; or pass .html files")
     click.echo(render(result, fmt, rules))
     raise SystemExit(0 if result.ok else 1)
 
@@ -126,13 +131,12 @@ def lint_rules(as_json: bool, group: str | None) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the rule's documentation as JSON.")
 def lint_explain(code: str, as_json: bool) -> None:
     """Explain one rule: why it matters, a bad and a good example, the fix."""
-    from skillbox.errors import NotFoundError
     from skillbox.lint.formats import explain
     from skillbox.lint.registry import all_rules
 
     rules = all_rules()
     if code not in rules:
-        raise NotFoundError(f"unknown rule code: {code}", hint="see `skillbox lint rules`")
+        raise UsageError(f"unknown rule code: {code}", hint="see `skillbox lint rules`")
     r = rules[code]
     if as_json:
         click.echo(

@@ -237,7 +237,7 @@ def discover(paths: list[Path]) -> tuple[list[Path], list[Path]]:
                 if not any(html_file.is_relative_to(c) for c in chosen):
                     files.append(html_file)
         else:
-            raise NotFoundError(f"no such file or directory: {path}")
+            raise UsageError(f"no such file or directory: {path}")
     return projects, files
 
 
