@@ -80,3 +80,34 @@ def test_clearing_text_without_textplugin_is_a_noop(tmp_path):
     assert not codes(
         write(tmp_path / "p", {"index.html": composition('<h1 id="t"></h1>', js=js)}), "missing_gsap_plugin"
     )
+
+
+def test_plugin_script_order_decides_loaded(tmp_path):
+    cdn = '<script defer src="https://cdn.jsdelivr.net/npm/gsap@3/dist/MotionPathPlugin.min.js"></script>\n'
+    inline_first = composition('<h1 id="t">x</h1>', head=cdn, js='tl.to("#t", { motionPath: "#p" }, 0);')
+    # a deferred plugin runs after parse; the blocking inline timeline script runs before it
+    assert codes(write(tmp_path / "a", {"index.html": inline_first}), "missing_gsap_plugin")
+    blocking = inline_first.replace("<script defer src", "<script src")
+    assert not codes(write(tmp_path / "b", {"index.html": blocking}), "missing_gsap_plugin")
+
+
+def test_unquoted_attribute_values_keep_their_equals_signs(tmp_path):
+    link = "<link rel=stylesheet href=https://fonts.googleapis.com/css2?family=Geist:wght@400;700&display=swap>\n"
+    html = composition('<h1 id="t">x</h1>', head=link, css="#t { font-family: 'Geist', sans-serif; }")
+    assert not codes(write(tmp_path / "p", {"index.html": html}), "font_family_without_font_face")
+
+
+def test_function_value_treating_the_index_as_the_element(tmp_path):
+    bad = composition('<h1 class="c">x</h1>', js='tl.to(".c", { x: (el) => el.getAttribute("data-x") }, 0);')
+    good = composition('<h1 class="c">x</h1>', js='tl.to(".c", { x: (i, el) => el.getAttribute("data-x") }, 0);')
+    [hit] = codes(write(tmp_path / "a", {"index.html": bad}), "gsap_function_value_hazard")
+    assert "index" in hit.message
+    assert not codes(write(tmp_path / "b", {"index.html": good}), "gsap_function_value_hazard")
+
+
+def test_raf_loop_is_an_error_and_a_one_shot_deferral_a_warning(tmp_path):
+    loop = composition('<h1 id="t">x</h1>', js="function f() { requestAnimationFrame(f); }\nrequestAnimationFrame(f);")
+    once = composition('<h1 id="t">x</h1>', js="requestAnimationFrame(() => { document.title = 'ready'; });")
+    [a] = codes(write(tmp_path / "a", {"index.html": loop}), "requestanimationframe_in_composition")
+    [b] = codes(write(tmp_path / "b", {"index.html": once}), "requestanimationframe_in_composition")
+    assert (a.severity, b.severity) == ("error", "warning")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import html
+import re
 import time
 from dataclasses import dataclass, field
 from functools import cache
@@ -147,7 +148,8 @@ class Document:
     host_ids: set[str] = field(default_factory=set)  # data-composition-id of the hosts that load this file
     # Scripts of the page this sub-composition is mounted into (the project's index.html): plugins and libraries
     # the host loads are on the same window.
-    host_scripts: list[Script] = field(default_factory=list)
+    # None: not known (a sub-composition linted alone may inherit anything from a host we cannot see).
+    host_scripts: list[Script] | None = None
     file_path: Path | None = None
     _line_starts: list[int] = field(default_factory=list)
     cache: dict = field(default_factory=dict)  # per-document memo for helpers several rules share
@@ -284,13 +286,20 @@ def _parse_bounded(source: bytes) -> tree_sitter.Tree | None:
 def _attr_value(node: tree_sitter.Node, source: bytes) -> str:
     for child in node.named_children:
         if child.type == "attribute_value":
-            return html.unescape(source[child.start_byte : child.end_byte].decode("utf-8", "replace"))
+            # Unquoted: per HTML it runs to whitespace or `>`; tree-sitter-html stops at a second `=`
+            # (`href=https://x/css2?family=Geist` would lose `=Geist`), so read the run from the source.
+            m = _UNQUOTED_VALUE.match(source, child.start_byte)
+            end = max(child.end_byte, m.end()) if m else child.end_byte
+            return html.unescape(source[child.start_byte : end].decode("utf-8", "replace"))
         if child.type == "quoted_attribute_value":
             inner = [c for c in child.named_children if c.type == "attribute_value"]
             if not inner:
                 return ""
             return html.unescape(source[inner[0].start_byte : inner[0].end_byte].decode("utf-8", "replace"))
     return ""
+
+
+_UNQUOTED_VALUE = re.compile(rb"[^\s>]*")
 
 
 def _start_tag(node: tree_sitter.Node, source: bytes):

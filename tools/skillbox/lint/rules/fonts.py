@@ -33,7 +33,7 @@ SYSTEM_ALIASED = {
     "sf pro display", "sf pro text", "calibri", "cambria",
 }  # fmt: skip
 TITLE = '<h1 id="title">Hello</h1>'
-GOOGLE_FONTS_URL = re.compile(r"""https?://fonts\.googleapis\.com/[^"')\s;]+""")
+GOOGLE_FONTS_URL = re.compile(r"""https?://fonts\.googleapis\.com/[^"')\s]+""")
 # `font: [style] [weight] SIZE[/LINE-HEIGHT] FAMILY, ...` — the family list follows the size.
 FONT_SHORTHAND = re.compile(r"(?:^|\s)[\d.]+(?:px|em|rem|pt|%|vw|vh|vmin|vmax|ex|ch)(?:\s*/\s*[\w.%]+)?\s+(.+)$")
 
@@ -90,7 +90,8 @@ def font_family_without_font_face(doc: Document):
             # The browser takes the first family it has; later ones only serve glyphs the first lacks. So stop at
             # the first resolvable family (`"Brand", Impact, sans-serif` with Brand loaded never shows Impact).
             # Emoji families are glyph fallbacks by nature; the renderer's Chromium uses its system emoji font.
-            if family in GENERIC or family in AUTO_RESOLVED or family in loaded or family in SYSTEM_ALIASED:
+            spaced = family.replace("+", " ")  # `'DM+Mono'`: the URL spelling, which the renderer also accepts
+            if {family, spaced} & (GENERIC | AUTO_RESOLVED | loaded | SYSTEM_ALIASED):
                 break
             if family.endswith(" emoji") or family in missing:
                 continue

@@ -325,7 +325,9 @@ PLUGIN_KEYS = {
     peer=True,
 )
 def missing_gsap_plugin(doc: Document):
-    scripts = [*doc.scripts, *doc.host_scripts]
+    if doc.host_scripts is None and (doc.is_subcomposition or doc.root_in_template):
+        return  # the host page we cannot see may load it (upstream linter: same stance)
+    host = doc.host_scripts or []
     for call in _tweens(doc):
         for key, value in _all_vars(call):
             plugin = PLUGIN_KEYS.get(key)
@@ -333,23 +335,62 @@ def missing_gsap_plugin(doc: Document):
             # which is how typing effects clear a line before callbacks type into it.
             if plugin is None or (key == "text" and value.literal == ""):
                 continue
-            if not any(_defines_plugin(s, plugin) for s in scripts):
-                registered = any(c.name == "registerPlugin" and any(plugin in a.text for a in c.args)
-                                 for m in doc.script_models for c in m.calls)  # fmt: skip
-                detail = " (registerPlugin names it, but no script defines it)" if registered else ""
-                yield Hit(call.offset, f"{key} needs {plugin}, which is not loaded{detail}")
+            if any(_defines_plugin(s, plugin) for s in host) or _loaded_before(doc, plugin, call.offset):
+                continue
+            registered = any(c.name == "registerPlugin" and any(plugin in a.text for a in c.args)
+                             for m in doc.script_models for c in m.calls)  # fmt: skip
+            detail = " (registerPlugin names it, but no script defines it)" if registered else ""
+            yield Hit(call.offset, f"{key} needs {plugin}, which is not loaded before this tween runs{detail}")
+
+
+def _mode(script) -> str:
+    """When a script runs: "blocking" (during parse), "post" (defer/module, after parse, in order), "async"."""
+    attrs = script.element.attrs
+    is_module = attrs.get("type", "").strip().lower() == "module"
+    has_src = script.src is not None
+    if (is_module or has_src) and "async" in attrs:
+        return "async"
+    if is_module or (has_src and "defer" in attrs):
+        return "post"
+    return "blocking"
+
+
+def _loaded_before(doc: Document, plugin: str, use_offset: int) -> bool:
+    """A script that defines the plugin runs before the script holding the tween (document order and
+    defer/module/async timing), or the same script defines/imports it before the tween."""
+    scripts = sorted(doc.scripts, key=lambda s: s.start)
+    user = next((s for s in reversed(scripts) if s.start <= use_offset), None)
+    if user is None:
+        return any(_defines_plugin(s, plugin) for s in scripts)
+    user_mode = _mode(user)
+    for script in scripts:
+        if script is user:
+            text = script.text
+            prefix = text.encode("utf-8", "surrogatepass")[: max(0, use_offset - script.start)].decode(
+                "utf-8", "ignore"
+            )
+            if re.search(rf"\bimport\b[^;]*\b{plugin}\b", text) or _defines_plugin_text(prefix, plugin):
+                return True
+            break
+        mode = _mode(script)
+        runs_first = mode == "blocking" or (mode == "post" and user_mode == "post")
+        if runs_first and _defines_plugin(script, plugin):
+            return True
+    return False
 
 
 def _defines_plugin(script, plugin: str) -> bool:
     """Loaded by a <script src> naming it, an import, or an inline definition (bundled/inlined library)."""
     if script.src:
         return plugin.lower() in script.src.lower()
-    text = script.text
+    return _defines_plugin_text(script.text, plugin)
+
+
+def _defines_plugin_text(text: str, plugin: str) -> bool:
     if plugin not in text:
         return False
-    return bool(re.search(rf"\b(?:const|let|var|class|function)\s+{plugin}\b|\bimport\b[^;]*\b{plugin}\b", text)) or (
-        len(text) > 20000 and "GreenSock" in text
-    )
+    pattern = rf"\b(?:const|let|var|class|function)\s+{plugin}\b|\bimport\b[^;]*\b{plugin}\b|inlined:.*{plugin}"
+    return bool(re.search(pattern, text)) or (len(text) > 20000 and "GreenSock" in text)
 
 
 @rule(
@@ -442,9 +483,10 @@ DOM_MEASURE = re.compile(
     "gsap_function_value_hazard",
     "error",
     G,
-    summary="A function-valued tween property measures the DOM.",
+    summary="A function-valued tween property measures the DOM, or treats its index argument as the element.",
     explanation="Function values run when the tween first renders; in a cold render worker that happens at an "
-    "arbitrary seek, after layout may have changed, so each worker computes a different value.",
+    "arbitrary seek, after layout may have changed, so each worker computes a different value. GSAP calls them "
+    "with (index, target, targets): `(el) => el.dataset.x` reads a property of a number and fails.",
     bad=comp(BOX, js='tl.to("#box", { x: () => document.getElementById("box").offsetWidth }, 0);'),
     good=comp(BOX, js='tl.to("#box", { x: 240 }, 0);'),
     fix_hint="Compute the value once, synchronously, before building the timeline, or use a constant.",
@@ -453,12 +495,26 @@ DOM_MEASURE = re.compile(
 def gsap_function_value_hazard(doc: Document):
     for call in _tweens(doc):
         for key, value in _all_vars(call):
-            if key.startswith("on"):
+            if key.startswith("on") or value.node.type not in ("arrow_function", "function_expression", "function"):
                 continue
-            if value.node.type in ("arrow_function", "function_expression", "function") and DOM_MEASURE.search(
-                value.text
-            ):
+            if DOM_MEASURE.search(value.text):
                 yield Hit(value.offset, f"{key}: function value measures the DOM")
+            elif (first := _first_param(value.text)) and re.search(
+                rf"(?<![\w$.]){re.escape(first)}\s*\??\.\s*(?!toFixed\b|toString\b)[A-Za-z_$]", value.text
+            ):
+                yield Hit(
+                    value.offset,
+                    f"{key}: function value treats its first argument `{first}` as the element; GSAP passes "
+                    "(index, target, targets), so it is a number and the property access fails",
+                )
+
+
+_FIRST_PARAM = re.compile(r"^\s*(?:async\s+)?(?:function\b[^(]*)?\(?\s*([A-Za-z_$][\w$]*)")
+
+
+def _first_param(text: str) -> str | None:
+    m = _FIRST_PARAM.match(text)
+    return m.group(1) if m and m.group(1) != "function" else None
 
 
 @rule(
