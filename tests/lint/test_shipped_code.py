@@ -111,3 +111,18 @@ def test_raf_loop_is_an_error_and_a_one_shot_deferral_a_warning(tmp_path):
     [a] = codes(write(tmp_path / "a", {"index.html": loop}), "requestanimationframe_in_composition")
     [b] = codes(write(tmp_path / "b", {"index.html": once}), "requestanimationframe_in_composition")
     assert (a.severity, b.severity) == ("error", "warning")
+
+
+def test_descendant_selectors_match_through_ancestors(tmp_path):
+    body = '<div class="headline"><span id="a">A</span></div><div class="other"><span id="b">B</span></div>'
+    css = ".other span { opacity: 0; }"
+    fine = composition(body, css=css, js='tl.from(".headline span", { opacity: 0 }, 0);')
+    noop = composition(body, css=css, js='tl.from(".other span", { opacity: 0 }, 0);')
+    assert not codes(write(tmp_path / "a", {"index.html": fine}), "gsap_from_opacity_noop")
+    assert codes(write(tmp_path / "b", {"index.html": noop}), "gsap_from_opacity_noop")
+
+
+def test_from_opacity_zero_is_fine_when_a_later_tween_reveals(tmp_path):
+    js = 'tl.from(".c", { opacity: 0, scale: 0.7 }, 0.4);\ntl.to(".c", { opacity: 0.72 }, 1.2);'
+    html = composition('<i class="c"></i>', css=".c { opacity: 0; }", js=js)
+    assert not codes(write(tmp_path / "p", {"index.html": html}), "gsap_from_opacity_noop")

@@ -224,8 +224,61 @@ def compound_matches(compound: str, tag: str, attrs: dict[str, str]) -> bool:
     return matched_something
 
 
-def selector_matches(selector: str, tag: str, attrs: dict[str, str]) -> bool:
-    return compound_matches(last_compound(selector), tag, attrs)
+def selector_matches(selector: str, tag: str, attrs: dict[str, str], element=None) -> bool:
+    """Rightmost compound against the element; with `element` (anything with .tag/.attrs/.parent) the descendant
+    (` `) and child (`>`) parts are checked against its ancestors too, so `.headline span` does not match every
+    span. Sibling combinators (`+`, `~`) are not checked (treated as matching)."""
+    if element is None or not any(ch in selector for ch in " >"):
+        return compound_matches(last_compound(selector), tag, attrs)
+    parts = _compounds(selector)
+    if not parts or not compound_matches(parts[-1][1], tag, attrs):
+        return False
+    return _match_left(parts, len(parts) - 1, element)
+
+
+def _compounds(selector: str) -> list[tuple[str, str]]:
+    """[(combinator before it, compound)], left to right; the first combinator is ""."""
+    out: list[tuple[str, str]] = []
+    depth, current, comb = 0, [], ""
+    pending = ""
+    for ch in selector.strip():
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if depth == 0 and ch in " >+~":
+            if current:
+                out.append((comb, "".join(current)))
+                current, comb = [], ""
+            pending = ch if ch != " " else (pending or " ")
+            comb = pending if ch == " " else ch
+            continue
+        if not current:
+            pending = ""
+        current.append(ch)
+    if current:
+        out.append((comb, "".join(current)))
+    return out
+
+
+def _match_left(parts, index: int, element) -> bool:
+    if index == 0:
+        return True
+    comb = parts[index][0]
+    compound = parts[index - 1][1]
+    if comb in ("+", "~") or not re.search(r"^[a-zA-Z*]|[#.\[]", compound):
+        return _match_left(parts, index - 1, element)  # siblings, `:root`, `:is()`: unchecked, stay permissive
+    node = element.parent
+    while node is not None:
+        if compound_matches(compound, node.tag, node.attrs):
+            if _match_left(parts, index - 1, node):
+                return True
+            if comb == ">":
+                return False
+        elif comb == ">":
+            return False
+        node = node.parent
+    return False
 
 
 def font_families(value: str) -> list[str]:

@@ -106,14 +106,14 @@ def elements_matching(doc: Document, selector_list: str) -> list[Element]:
     memo = doc.cache.setdefault("matching", {})
     if selector_list not in memo:
         parts = [p.strip() for p in selector_list.split(",") if p.strip()]
-        memo[selector_list] = [e for e in doc.elements if any(selector_matches(p, e.tag, e.attrs) for p in parts)]
+        memo[selector_list] = [e for e in doc.elements if any(selector_matches(p, e.tag, e.attrs, e) for p in parts)]
     return memo[selector_list]
 
 
 def css_declarations_for(doc: Document, element: Element):
     """(selector, declaration) pairs from stylesheets whose rule matches the element, then inline style."""
     for css_rule in doc.all_css_rules:
-        if css_rule.media is None and selector_matches(css_rule.selector, element.tag, element.attrs):
+        if css_rule.media is None and selector_matches(css_rule.selector, element.tag, element.attrs, element):
             for decl in css_rule.declarations:
                 yield css_rule.selector, decl
     for decl in doc.styles_of(element):

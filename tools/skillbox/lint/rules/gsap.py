@@ -240,9 +240,18 @@ def _css_value(doc: Document, element, prop: str) -> str | None:
     peer=True,
 )
 def gsap_from_opacity_noop(doc: Document):
+    revealed = {  # targets some other tween raises to a visible opacity (`tl.to(".corner", {opacity: 0.72})`)
+        c.targets.text
+        for c in _tweens(doc, ("to", "fromTo", "set"))
+        if c.targets is not None
+        and (v := (c.vars or {}).get("opacity")) is not None
+        and not (isinstance(v.literal, (int, float)) and v.literal == 0)
+    }
     for call in _tweens(doc, ("from",)):
         value = (call.vars or {}).get("opacity")
         if value is None or value.literal not in (0, 0.0):
+            continue
+        if call.targets is not None and call.targets.text in revealed:
             continue
         for element in tween_targets(doc, call) or []:
             css = _css_value(doc, element, "opacity")
