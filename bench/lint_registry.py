@@ -137,9 +137,9 @@ def render_fixes(repo: Path, names: list[str]) -> list[dict]:
         for kind, name, path in discover(repo):
             if names and name not in names:
                 continue
-            before = Path(tmp) / "before" / name
+            before = Path(tmp) / "before" / f"{kind}-{name}"
             shutil.copytree(standalone(kind, path, Path(tmp) / "mount"), before)
-            after = Path(tmp) / "after" / name
+            after = Path(tmp) / "after" / f"{kind}-{name}"
             shutil.copytree(before, after)
             report = fix_paths([after])
             if not report.changed:

@@ -203,6 +203,13 @@ CASES = [
         "from() animates 0 -> the CSS 0: the element never shows",
     ),
     Case(
+        "missing_three_script",
+        "missing_three_script",
+        {"index.html": scene(script=registered("const scene3d = new THREE.Scene();\n" + MOVE))},
+        {"index.html": scene(script=registered(MOVE))},
+        "THREE is undefined: the script stops at its first use, nothing after it runs",
+    ),
+    Case(
         "raf_loop_twice",
         "requestanimationframe_in_composition",
         {
