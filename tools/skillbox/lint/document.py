@@ -201,20 +201,10 @@ class Document:
     def script_models(self) -> list[ScriptModel]:
         return [s.model for s in self.scripts if s.model is not None]
 
-    def script_at(self, offset: int) -> Script | None:
-        for script in self.scripts:
-            if script.start <= offset <= script.start + len(script.text.encode("utf-8", "surrogatepass")):
-                return script
-        return None
-
     @property
     def all_css_rules(self):
         for style in self.styles:
             yield from style.sheet.rules
-
-    @property
-    def is_template_file(self) -> bool:
-        return self.root_in_template
 
 
 def _decode(source: bytes) -> str | None:

@@ -467,13 +467,6 @@ def element_missing_entrance(doc: Document):
         yield Hit(element.start, f"{element.label()} appears at {start:g}s without an entrance animation", element)
 
 
-def _script_text_calls(doc: Document, names: set[str]):
-    for model in doc.script_models:
-        for call in model.calls:
-            if call.name in names or call.callee in names:
-                yield call
-
-
 @rule(
     "requestanimationframe_in_composition",
     "error",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from skillbox.lint.document import COMPOSITION_MARKERS, Document
+from skillbox.lint.document import Document
 from skillbox.lint.linked import linked_script_models
 from skillbox.lint.registry import Edit, Hit, rule
 from skillbox.lint.samples import HOST, SUB, comp, composition, project, raw
@@ -29,10 +29,6 @@ files over 10 MB are reported with this code instead of being linted (nothing el
 )
 def parse_error(doc: Document):
     return ()  # emitted by the engine when parsing fails
-
-
-def _root_skipped(doc: Document) -> bool:
-    return doc.root is None
 
 
 @rule(
@@ -683,10 +679,6 @@ def html_dir_attribute_breaks_render(doc: Document):
     element = doc.html_element
     if element is not None and element.attrs.get("dir", "").lower() == "rtl":
         yield Hit(element.start, '<html dir="rtl"> can render blank frames', element)
-
-
-def composition_markers(element) -> bool:
-    return any(m in element.attrs for m in COMPOSITION_MARKERS)
 
 
 @rule(
