@@ -224,3 +224,14 @@ def test_python_dash_m_subprocess(tmp_path):
 def test_usage_errors_exit_two(tmp_path, args):
     write(tmp_path / "p", CLEAN)
     assert run(str(tmp_path / "p"), *args).exit_code == 2
+
+
+def test_no_explain_page_shows_the_same_text_as_bad_and_good():
+    from skillbox.lint.formats import explain
+    from skillbox.lint.registry import all_rules
+
+    for code, r in all_rules().items():
+        page = explain(r)
+        bad = page.split("Bad:\n", 1)[1].split("\nGood:\n", 1)[0].strip()
+        good = page.split("\nGood:\n", 1)[1].split("\nFix:", 1)[0].strip()
+        assert bad != good, code
