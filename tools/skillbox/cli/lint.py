@@ -17,12 +17,6 @@ from skillbox.errors import UsageError
 FORMATS = ("text", "json", "sarif")
 
 
-def _codes(value: str | None) -> set[str] | None:
-    if value is None:
-        return None
-    return {c.strip() for c in value.split(",") if c.strip()}
-
-
 class PathsOrSubcommand(click.Group):
     """A group whose default (hidden) command lints paths unless the first argument names a subcommand."""
 
@@ -64,27 +58,15 @@ def lint_paths_command(paths, fmt, as_json, fix, diff, select, ignore, no_config
     right before it: <!-- skillbox-lint: ignore[code] -->; a whole file with <!-- skillbox-lint: ignore-file[code] -->.
     Settings: [tool.skillbox.lint] in pyproject.toml or [lint] in skillbox.toml (select, ignore, severity).
     """
-    from skillbox.lint.config import find_config, read_settings
-    from skillbox.lint.engine import Selection, lint_paths, validate_codes
-    from skillbox.lint.formats import render
-    from skillbox.lint.registry import all_rules
+    from skillbox.cli.lint_fast import lint_report, selection_for
+    from skillbox.lint.engine import lint_paths
 
     if diff and not fix:
         raise UsageError("--diff only makes sense with --fix")
     if as_json:
         fmt = "json"
     paths = list(paths) or [Path(".")]
-    settings = {"select": None, "ignore": set(), "severity": {}}
-    if not no_config:
-        found = find_config(paths[0])
-        if found is not None:
-            settings = read_settings(*found)
-    select_codes = _codes(select) if select is not None else settings["select"]
-    ignore_codes = (_codes(ignore) or set()) | settings["ignore"]
-    for codes in (select_codes or set(), ignore_codes, set(settings["severity"])):
-        validate_codes(codes)
-    selection = Selection(select_codes, ignore_codes, settings["severity"])
-    rules = all_rules()
+    selection = selection_for(paths, select, ignore, no_config)
     if fix:
         from skillbox.lint.fix import fix_paths
 
@@ -98,13 +80,9 @@ def lint_paths_command(paths, fmt, as_json, fix, diff, select, ignore, no_config
         click.echo(f"fixed {report.applied} issue(s) in {len(report.changed)} file(s)", err=True)
     else:
         result = lint_paths(paths, selection)
-    if result.files_scanned == 0:
-        from skillbox.errors import NotFoundError
-
-        where = ", ".join(str(p) for p in paths)
-        raise NotFoundError(f"no composition found in {where}", hint="a project has index.html; or pass .html files")
-    click.echo(render(result, fmt, rules))
-    raise SystemExit(0 if result.ok else 1)
+    text, code = lint_report(result, paths, fmt)
+    click.echo(text)
+    raise SystemExit(code)
 
 
 @lint.command("rules")
