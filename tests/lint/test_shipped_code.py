@@ -126,3 +126,24 @@ def test_from_opacity_zero_is_fine_when_a_later_tween_reveals(tmp_path):
     js = 'tl.from(".c", { opacity: 0, scale: 0.7 }, 0.4);\ntl.to(".c", { opacity: 0.72 }, 1.2);'
     html = composition('<i class="c"></i>', css=".c { opacity: 0; }", js=js)
     assert not codes(write(tmp_path / "p", {"index.html": html}), "gsap_from_opacity_noop")
+
+
+def test_upstream_intent_shapes(tmp_path):
+    """Shapes from the upstream linter's unit tests (bench/lint_upstream_tests.py scores all of them)."""
+    cases = {
+        "plus_random": (composition('<i class="c"></i>', js='tl.to(".c", { x: "+=random(-10, 10)" }, 0);'),
+                        "non_deterministic_code", True),
+        "inlined_gsap": (composition("").replace(
+            '<script src="https://cdn.jsdelivr.net/npm/gsap@3.12.5/dist/gsap.min.js"></script>',
+            "<script>/* inlined: https://cdn.jsdelivr.net/npm/gsap@3.12.5/dist/gsap.min.js */ var gsap = {};</script>"),
+            "missing_gsap_script", False),
+        "canvas_font_size": (composition('<canvas layoutsubtree><div id="g">t</div></canvas>',
+                                         js='tl.to("#g", { fontSize: 40 }, 0);'), "gsap_non_transform_motion", True),
+        "two_hop_measure": (composition('<i id="p"></i>', js=(
+            "function center(el) { return el.getBoundingClientRect().left; }\n"
+            "function setup() { return center(document.querySelector('#p')); }\ntl.add(() => setup(), 1);")),
+            "gsap_callback_dom_measurement", True),
+    }  # fmt: skip
+    for name, (html, code, present) in cases.items():
+        found = codes(write(tmp_path / name, {"index.html": html}), code)
+        assert bool(found) == present, name

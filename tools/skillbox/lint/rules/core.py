@@ -348,7 +348,11 @@ def non_deterministic_code(doc: Document):
                 seen.add("new Date")
                 yield Hit(new.offset, "new Date() reads the wall clock; frames differ between renders")
         for value in model.strings:
-            if isinstance(value.literal, str) and re.match(r"^random\(", value.literal) and "random(" not in seen:
+            if (
+                isinstance(value.literal, str)
+                and re.match(r"^(?:[+\-*/]=)?\s*random\(", value.literal)
+                and "random(" not in seen
+            ):
                 seen.add("random(")
                 yield Hit(value.offset, f'GSAP "{value.literal}" string value is random per render')
 

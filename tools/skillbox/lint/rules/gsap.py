@@ -32,6 +32,8 @@ def _gsap_loaded(doc: Document) -> bool:
             return True
         if script.src is None and len(script.text) > 20000 and "GreenSock" in script.text:
             return True
+        if script.src is None and re.search(r"/\*\s*inlined:[^*]*gsap", script.text, re.I):
+            return True  # the producer's CDN-inlining marker
     return False
 
 
@@ -149,6 +151,8 @@ def gsap_repeat_floor_unclamped(doc: Document):
     peer=True,
 )
 def gsap_timeline_not_registered(doc: Document):
+    if doc.root_in_template:
+        return  # a template sub-composition: the host's runtime registers and seeks it (upstream: same)
     registered_values = " ".join(r.value_text for m in doc.script_models for r in m.registrations)
     added = {a.text for m in doc.script_models for c in m.calls if c.name == "add" for a in c.args}
     for model in doc.script_models:
@@ -205,8 +209,25 @@ LAYOUT_KEYS = {
 def gsap_non_transform_motion(doc: Document):
     for call in _tweens(doc, TWEENS):
         keys = sorted({k for k, _ in _all_vars(call)} & LAYOUT_KEYS)
-        if keys and not _all_in_layout_subtree_canvas(doc, call):
+        if keys and _all_in_layout_subtree_canvas(doc, call):
+            keys = [k for k in keys if k not in CANVAS_EXEMPT_KEYS]  # text reflow and rounding still snap
+        if keys:
             yield Hit(call.offset, f"{call.receiver}.{call.method}() animates {', '.join(keys)}")
+
+
+# Position props the html-in-canvas library reads sub-pixel; fontSize/letterSpacing reflow text and roundProps
+# rounds, inside a canvas too.
+CANVAS_EXEMPT_KEYS = {
+    "left",
+    "top",
+    "right",
+    "bottom",
+    "margin",
+    "marginLeft",
+    "marginTop",
+    "marginRight",
+    "marginBottom",
+}
 
 
 def _all_in_layout_subtree_canvas(doc: Document, call: GsapCall) -> bool:
@@ -544,9 +565,51 @@ def gsap_callback_dom_measurement(doc: Document):
             if key.startswith("on") and DOM_MEASURE.search(value.text):
                 yield Hit(value.offset, f"{key} callback measures the DOM on every seek")
     for model in doc.script_models:
+        bodies = None
         for c in model.calls:
             if c.name == "eventCallback" and any(DOM_MEASURE.search(a.text) for a in c.args[1:]):
                 yield Hit(c.offset, "eventCallback measures the DOM on every seek")
+            elif (
+                c.name in ("add", "call")
+                and c.object_text is not None
+                and c.args
+                and c.object_text in ({t.name for t in model.timelines if t.name})
+            ):
+                if bodies is None:
+                    bodies = _function_bodies(model.text)
+                callback = c.args[0].text
+                if c.args[0].node.type in ("arrow_function", "function_expression", "identifier") and _measures(
+                    callback, bodies, 3
+                ):
+                    yield Hit(
+                        c.offset,
+                        f"{c.object_text}.{c.name}() callback measures the DOM (through the functions it calls)",
+                    )
+
+
+_FUNCTION_DECL = re.compile(r"\bfunction\s+([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*\{")
+_CALLED = re.compile(r"\b([A-Za-z_$][\w$]*)\s*\(")
+
+
+def _function_bodies(text: str) -> dict[str, str]:
+    """`function name(...) { body }` declarations of a script, by name (brace matching; strings not handled)."""
+    out: dict[str, str] = {}
+    for m in _FUNCTION_DECL.finditer(text):
+        depth, i = 1, m.end()
+        while i < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+        out.setdefault(m.group(1), text[m.end() : i])
+    return out
+
+
+def _measures(code: str, bodies: dict[str, str], hops: int, seen: frozenset = frozenset()) -> bool:
+    if DOM_MEASURE.search(code):
+        return True
+    if hops == 0:
+        return False
+    names = {code.strip()} if code.strip() in bodies else set(_CALLED.findall(code))
+    return any(_measures(bodies[n], bodies, hops - 1, seen | {n}) for n in names if n in bodies and n not in seen)
 
 
 @rule(
