@@ -423,6 +423,86 @@ def _defines_plugin_text(text: str, plugin: str) -> bool:
     return bool(re.search(pattern, text)) or (len(text) > 20000 and "GreenSock" in text)
 
 
+WINDOW_SKIP = {"stagger", "repeat", "keyframes", "yoyo", "overwrite", "repeatDelay"}
+ANIMATION_KEYS_IGNORED = {"duration", "ease", "delay", "immediateRender", "id", "data", "paused", "overwrite"}
+
+
+def _inside_function(node) -> bool:
+    """A call inside a callback or loop body may run many times: its static position means nothing."""
+    while node is not None:
+        if node.type in (
+            "arrow_function",
+            "function_expression",
+            "function_declaration",
+            "for_statement",
+            "for_in_statement",
+            "while_statement",
+            "do_statement",
+            "method_definition",
+        ):
+            return True  # fmt: skip
+        node = node.parent
+    return False
+
+
+def _absolute_windows(doc: Document):
+    """(call, target, start, end, animated keys) for top-level `tl.to/from/fromTo("#literal", {...}, NUMBER)`
+    tweens with a literal duration: the only ones whose window is known without running the script."""
+    for call in _tweens(doc, TWEENS):
+        selector = call.target_selector
+        if selector is None and call.targets is not None and call.targets.node.type == "identifier":
+            selector = call.targets.text  # a const element or proxy object: the same variable is the same target
+        if not call.on_timeline or selector is None or call.position is None:
+            continue
+        start = call.position.literal
+        vars_ = call.vars or {}
+        duration = vars_.get("duration")
+        if not isinstance(start, (int, float)) or isinstance(start, bool) or duration is None:
+            continue
+        if not isinstance(duration.literal, (int, float)) or duration.literal <= 0:
+            continue
+        if WINDOW_SKIP & ({*vars_} | {*(call.from_vars or {})}) or _inside_function(call.args[0].node):
+            continue
+        delay = vars_.get("delay")
+        offset = delay.literal if delay is not None and isinstance(delay.literal, (int, float)) else 0
+        keys = ({*vars_} | {*(call.from_vars or {})}) - ANIMATION_KEYS_IGNORED
+        keys = {k for k in keys if not k.startswith("on")}
+        yield call, selector.strip(), start + offset, start + offset + duration.literal, keys
+
+
+@rule(
+    "overlapping_gsap_tweens",
+    "warning",
+    G,
+    summary="Two tweens on the same target animate the same property over overlapping time.",
+    explanation="""
+Both tweens write the property during the overlap; which one wins depends on creation order, and seeking
+backwards into the overlap (Studio scrubbing, a distributed worker starting mid-way) can land on the other
+one's value. Only tweens whose window is known statically are compared: top-level calls with a literal target
+(or the same variable), an absolute numeric position and a literal duration (no stagger, repeat or keyframes).
+A warning, as upstream: what it protects is scrubbing and cold seeks, not a sequential render.
+""",
+    bad=comp(BOX, js='tl.to("#box", { x: 100, duration: 1 }, 0);\ntl.to("#box", { x: 300, duration: 1 }, 0.5);'),
+    good=comp(BOX, js='tl.to("#box", { x: 100, duration: 0.5 }, 0);\ntl.to("#box", { x: 300, duration: 1 }, 0.5);'),
+    fix_hint='Shorten the earlier tween, move the later one, or add overwrite: "auto".',
+    peer=True,
+)
+def overlapping_gsap_tweens(doc: Document):
+    windows = list(_absolute_windows(doc))
+    for i, (left, target, start, end, keys) in enumerate(windows):
+        for right, target2, start2, end2, keys2 in windows[i + 1 :]:
+            if left.receiver != right.receiver or target != target2:
+                continue
+            shared = sorted(keys & keys2)
+            lo, hi = max(start, start2), min(end, end2)
+            if shared and hi > lo + 1e-9:
+                yield Hit(
+                    right.offset,
+                    f'tweens on "{target}" overlap for {", ".join(shared)} between {lo:.2f}s and {hi:.2f}s',
+                    selector=target,
+                )
+
+
 @rule(
     "gsap_repeat_refresh_relative_value",
     "error",
