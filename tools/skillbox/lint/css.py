@@ -233,7 +233,7 @@ def selector_matches(selector: str, tag: str, attrs: dict[str, str], element=Non
     parts = _compounds(selector)
     if not parts or not compound_matches(parts[-1][1], tag, attrs):
         return False
-    return _match_left(parts, len(parts) - 1, element)
+    return _match_left(parts, len(parts) - 1, element, set())
 
 
 def _compounds(selector: str) -> list[tuple[str, str]]:
@@ -261,23 +261,28 @@ def _compounds(selector: str) -> list[tuple[str, str]]:
     return out
 
 
-def _match_left(parts, index: int, element) -> bool:
+def _match_left(parts, index: int, element, failed: set) -> bool:
+    """Match compounds [0, index) against the ancestors of `element`. `failed` memoises (index, node) pairs that
+    cannot match, so deep trees and long descendant chains stay linear instead of exponential."""
     if index == 0:
         return True
+    if (index, id(element)) in failed:
+        return False
     comb = parts[index][0]
     compound = parts[index - 1][1]
     if comb in ("+", "~") or not re.search(r"^[a-zA-Z*]|[#.\[]", compound):
-        return _match_left(parts, index - 1, element)  # siblings, `:root`, `:is()`: unchecked, stay permissive
+        return _match_left(parts, index - 1, element, failed)  # siblings, `:root`, `:is()`: unchecked, permissive
     node = element.parent
     while node is not None:
         if compound_matches(compound, node.tag, node.attrs):
-            if _match_left(parts, index - 1, node):
+            if _match_left(parts, index - 1, node, failed):
                 return True
             if comb == ">":
-                return False
+                break
         elif comb == ">":
-            return False
+            break
         node = node.parent
+    failed.add((index, id(element)))
     return False
 
 

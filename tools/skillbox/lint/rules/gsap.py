@@ -655,8 +655,8 @@ def gsap_callback_dom_measurement(doc: Document):
                 and c.args
                 and c.object_text in ({t.name for t in model.timelines if t.name})
             ):
-                if bodies is None:
-                    bodies = _function_bodies(model.text)
+                if bodies is None:  # bounded: brace matching per declaration is quadratic on hostile input
+                    bodies = _function_bodies(model.text) if len(model.text) < 300_000 else {}
                 callback = c.args[0].text
                 if c.args[0].node.type in ("arrow_function", "function_expression", "identifier") and _measures(
                     callback, bodies, 3
