@@ -98,7 +98,9 @@ def localize_gsap(project: Path, tools: Tools) -> None:
             html.write_text(new, encoding="utf-8", errors="surrogateescape")
 
 
-def render_frames(project: Path, *, fps: int = 4, workers: int = 1, timeout: float = 180) -> list[str]:
+def render_frames(
+    project: Path, *, fps: int = 4, workers: int = 1, timeout: float = 180, localize: bool = True
+) -> list[str]:
     """Render `project` (a folder with index.html) and return the SHA-256 of every frame, in order.
 
     `workers=2` splits the frames between two browser processes that each seek their chunk cold — what a
@@ -109,7 +111,8 @@ def render_frames(project: Path, *, fps: int = 4, workers: int = 1, timeout: flo
     with tempfile.TemporaryDirectory(prefix="skillbox-render-") as tmp:
         work = Path(tmp) / "project"
         shutil.copytree(project, work)
-        localize_gsap(work, tools)
+        if localize:
+            localize_gsap(work, tools)
         out = Path(tmp) / "frames"
         env = {
             **os.environ,

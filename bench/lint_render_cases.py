@@ -53,6 +53,8 @@ class Case:
     intended: dict[str, str] | None  # the pattern the author means; None = render `flagged` twice (determinism)
     predicts: str  # what the rule claims breaks
     workers: int = 1  # for the second render (2 = chunks seeked cold by two workers, like a distributed render)
+    localize_flagged: bool = True  # False: keep the flagged variant's CDN scripts (an offline render)
+    assets: dict[str, bytes] | None = None  # binary files both variants get (e.g. a clip made with ffmpeg)
 
 
 def _sub(script_body: str) -> dict[str, str]:
@@ -69,6 +71,25 @@ def _sub(script_body: str) -> dict[str, str]:
 
 
 SUB_MOVE = 'tl.fromTo("#ibox", { x: 0 }, { x: 200, duration: 2, ease: "none" }, 0);'
+
+
+def _clip() -> bytes:
+    """A 2 s 320x180 test clip without audio, made with ffmpeg (empty when ffmpeg is missing)."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    if shutil.which("ffmpeg") is None:
+        return b""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "clip.mp4"
+        subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x180:rate=10",
+                        "-t", "2", "-pix_fmt", "yuv420p", str(out)], check=False)  # fmt: skip
+        return out.read_bytes() if out.is_file() else b""
+
+
+VIDEO = '<video id="v" src="assets/clip.mp4" muted playsinline data-start="0" data-duration="2" data-track-index="1"'
+SLOW = '{ %s: 3, duration: 2, ease: "none" }'
 CASES = [
     Case(
         "transform_conflict_translate_y",
@@ -210,6 +231,45 @@ CASES = [
         "THREE is undefined: the script stops at its first use, nothing after it runs",
     ),
     Case(
+        "video_autoplay",
+        "video_autoplay",
+        {"index.html": scene(VIDEO + " autoplay></video>", script=registered("tl.set({}, {}, 2);"))},
+        {"index.html": scene(VIDEO + "></video>", script=registered("tl.set({}, {}, 2);"))},
+        "autoplay plays the clip on the wall clock",
+        assets={"assets/clip.mp4": b""},  # filled in by run() with _clip()
+    ),
+    Case(
+        "timed_element_missing_track_index",
+        "timed_element_missing_track_index",
+        {"index.html": scene(BOX.replace(' data-track-index="1"', ""), script=registered(MOVE))},
+        {"index.html": scene(script=registered(MOVE))},
+        "a clip without a lane",
+    ),
+    Case(
+        "left_vs_x_slow_tween",
+        "gsap_non_transform_motion",
+        {
+            "index.html": scene(
+                css="#box{left:10px;top:70px}",
+                script=registered('tl.to("#box", ' + SLOW % "left" + ", 0);").replace("left: 12", "left: 22"),
+            )
+        },
+        {
+            "index.html": scene(
+                css="#box{left:10px;top:70px}", script=registered('tl.to("#box", ' + SLOW % "x" + ", 0);")
+            )
+        },
+        "layout props snap to whole pixels: a slow tween steps (fewer distinct frames)",
+    ),
+    Case(
+        "remote_gsap_offline",
+        "remote_dependency_offline",
+        {"index.html": scene(script=registered(MOVE))},
+        {"index.html": scene(script=registered(MOVE))},
+        "offline, a CDN script does not load: the render fails",
+        localize_flagged=False,
+    ),
+    Case(
         "raf_loop_twice",
         "requestanimationframe_in_composition",
         {
@@ -249,8 +309,11 @@ def run(case: Case, root: Path, workers: int = 1) -> dict:
     """Render both variants. With an intended variant the flagged one is rendered by `workers` browser processes
     (2 = chunked, like a distributed render); without one, the flagged variant is rendered by 1 and by
     `case.workers` processes."""
-    from skillbox.lint.engine import lint_paths
+    from skillbox.lint.engine import Selection, lint_paths
+    from skillbox.lint.registry import all_rules
 
+    if case.assets and "assets/clip.mp4" in case.assets and not case.assets["assets/clip.mp4"]:
+        case.assets["assets/clip.mp4"] = _clip()
     out = {"name": case.name, "code": case.code, "workers": workers if case.intended is not None else case.workers}
     renders = {}
     for label, files in (("flagged", case.flagged), ("intended", case.intended or case.flagged)):
@@ -258,13 +321,18 @@ def run(case: Case, root: Path, workers: int = 1) -> dict:
         for rel, text in files.items():
             (folder / rel).parent.mkdir(parents=True, exist_ok=True)
             (folder / rel).write_text(text, encoding="utf-8")
-        out[f"{label}_lint"] = sorted({f.code for f in lint_paths([folder]).findings if f.code == case.code})
+        every = Selection(select=set(all_rules()))  # opt-in rules too
+        out[f"{label}_lint"] = sorted({f.code for f in lint_paths([folder], every).findings if f.code == case.code})
         try:
             if case.intended is None:
                 count = case.workers if label == "intended" else 1
             else:
                 count = workers if label == "flagged" else 1
-            renders[label] = render_frames(folder, workers=count)
+            for rel, data in (case.assets or {}).items():
+                (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+                (folder / rel).write_bytes(data)
+            localize = case.localize_flagged or label == "intended"
+            renders[label] = render_frames(folder, workers=count, localize=localize)
         except RenderError as exc:
             renders[label] = None
             out[f"{label}_error"] = str(exc)
@@ -273,6 +341,7 @@ def run(case: Case, root: Path, workers: int = 1) -> dict:
     out["differ"] = None if a is None or b is None else frames_differ(a, b)
     out["render_failed"] = a is None
     out["intended_distinct_frames"] = len(set(b or []))  # >1: the intended render really moves
+    out["flagged_distinct_frames"] = len(set(a or []))
     return out
 
 

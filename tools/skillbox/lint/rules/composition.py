@@ -10,7 +10,7 @@ from skillbox.lint.css import css_urls, selector_matches
 from skillbox.lint.document import Document, Element
 from skillbox.lint.linked import registers_in_linked_script
 from skillbox.lint.registry import Edit, Hit, rule
-from skillbox.lint.samples import SUB, comp, composition, raw
+from skillbox.lint.samples import GSAP_CDN, SUB, comp, composition, project, raw
 from skillbox.lint.timing import (
     StartRef,
     add_attribute_edit,
@@ -949,3 +949,82 @@ def root_composition_missing_html_wrapper(doc: Document):
     if "data-composition-id" in doc.text:
         start = doc.root.start if doc.root is not None else 0
         yield Hit(start, "composition is a bare fragment without <!doctype html>/<html>", doc.root)
+
+
+@rule(
+    "timed_element_missing_track_index",
+    "warning",
+    G,
+    summary="A timed element (data-start) has no data-track-index.",
+    explanation="""
+The renderer shows the clip either way (render case `timed_element_missing_track_index`: frame-identical with
+and without the attribute). What the track index protects is editing and the timing checks: Studio puts each
+clip on a lane by its index, and same-track overlap (`track_clip_overlap`) can only be checked for clips that say
+which track they are on. Give every timed element of a composition its lane.
+""",
+    bad=comp(
+        '<h1 id="t" class="clip" data-start="0" data-duration="2">Hi</h1>', js='tl.from("#t", { opacity: 0 }, 0);'
+    ),
+    good=comp(
+        '<h1 id="t" class="clip" data-start="0" data-duration="2" data-track-index="1">Hi</h1>',
+        js='tl.from("#t", { opacity: 0 }, 0);',
+    ),
+    fix_hint='Add data-track-index="N" (one lane per set of clips that never overlap).',
+)
+def timed_element_missing_track_index(doc: Document):
+    for element in doc.elements:
+        if element is doc.root or "data-start" not in element.attrs or "data-track-index" in element.attrs:
+            continue
+        if doc.is_inert(element) or "data-layer" in element.attrs or "data-track" in element.attrs:
+            continue  # deprecated_data_layer reports the legacy spelling
+        yield Hit(element.start, f"timed element {element.label()} has no data-track-index", element)
+
+
+REMOTE_URL = re.compile(r"^(?:https?:)?//", re.I)
+
+
+@rule(
+    "remote_dependency_offline",
+    "info",
+    G,
+    summary="A script, stylesheet or font is loaded from the network (CDN).",
+    explanation="""
+Renders need the network for it: offline, behind a proxy, or when the CDN is down, a remote GSAP script fails to
+load, the composition script throws and the render fails (render case `remote_gsap_offline`: the renderer gives
+up waiting for the timeline); a remote font falls back to another face. Online it works, and the docs' own
+examples load GSAP from a CDN, so this is information: for offline or reproducible renders copy the file into the
+project (`npm install gsap` then `assets/gsap.min.js`; fonts as local @font-face files).
+""",
+    bad=project(
+        {
+            "index.html": composition('<h1 id="t">Hi</h1>')
+            .replace(GSAP_CDN, "assets/gsap.min.js")
+            .replace("</head>", '<link rel="stylesheet" href="https://fonts.example.org/brand.css">\n</head>'),
+            "assets/gsap.min.js": "/* local copy */",
+        },
+        '<link rel="stylesheet" href="https://fonts.example.org/brand.css">',
+    ),
+    good=project(
+        {
+            "index.html": composition('<h1 id="t">Hi</h1>').replace(GSAP_CDN, "assets/gsap.min.js"),
+            "assets/gsap.min.js": "/* local copy */",
+        },
+        '<script src="assets/gsap.min.js"></script>  <!-- copied from npm gsap -->',
+    ),
+    fix_hint="Copy the file into the project (e.g. assets/gsap.min.js from npm gsap) and reference it locally.",
+    opt_in=True,
+)
+def remote_dependency_offline(doc: Document):
+    for element in doc.elements:
+        attr = "src" if element.tag == "script" else "href" if element.tag == "link" else None
+        if attr is None or (element.tag == "link" and "stylesheet" not in element.attrs.get("rel", "")):
+            continue
+        url = element.attrs.get(attr, "")
+        if REMOTE_URL.match(url.strip()):
+            yield Hit(element.attr_spans[attr][0], f"{element.label()} loads {url} from the network", element)
+    for style in doc.styles:
+        for prop, url, offset in style.sheet.urls:
+            if prop == "@font-face" and REMOTE_URL.match(url.strip()):
+                yield Hit(offset, f"@font-face loads {url} from the network")
+        for m in re.finditer(r"""@import\s+(?:url\()?\s*["']?((?:https?:)?//[^"')\s;]+)""", style.text):
+            yield Hit(style.start, f"@import loads {m.group(1)} from the network")

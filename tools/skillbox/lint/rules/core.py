@@ -24,7 +24,7 @@ Every other rule needs a parsed document. Binary files, empty files, text withou
 files over 10 MB are reported with this code instead of being linted (nothing else is reported for that file).
 """,
     bad=PARSE_BAD,
-    good=comp('<h1 id="title" class="clip" data-start="0" data-duration="4">Hello</h1>'),
+    good=comp('<h1 id="title" class="clip" data-start="0" data-duration="4" data-track-index="1">Hello</h1>'),
     fix_hint="Point the linter at the composition's .html file (UTF-8 HTML with a root element).",
 )
 def parse_error(doc: Document):
@@ -298,8 +298,8 @@ def scoped_css_missing_wrapper(doc: Document):
     summary="A timed element (data-start / data-track-index / data-composition-src) has no id.",
     explanation="Editors and the render pipeline address clips by id; a clip without one cannot be edited or "
     "tracked across re-renders.",
-    bad=comp('<h1 class="clip" data-start="0" data-duration="2">Hi</h1>'),
-    good=comp('<h1 id="title" class="clip" data-start="0" data-duration="2">Hi</h1>'),
+    bad=comp('<h1 class="clip" data-start="0" data-duration="2" data-track-index="1">Hi</h1>'),
+    good=comp('<h1 id="title" class="clip" data-start="0" data-duration="2" data-track-index="1">Hi</h1>'),
     fix_hint='Give the element a unique id, e.g. id="title".',
     peer=True,
 )

@@ -503,6 +503,31 @@ def overlapping_gsap_tweens(doc: Document):
                 )
 
 
+SIZE_KEYS = {"width", "height", "minWidth", "minHeight", "maxWidth", "maxHeight"}
+
+
+@rule(
+    "gsap_size_tween_reflows",
+    "info",
+    G,
+    summary="A tween animates width/height (layout), not scaleX/scaleY.",
+    explanation="""
+Width and height tweens re-run layout on every frame: the content inside reflows (text re-wraps, flex children
+move) and edges snap to whole pixels, so slow tweens step. It renders, and it is often what a progress bar wants
+(its label must not stretch), so this is advice, not a defect: when the content should not reflow, tween
+scaleX/scaleY (with transformOrigin) instead.
+""",
+    bad=comp(BOX, js='tl.to("#box", { width: 400, duration: 2 }, 0);'),
+    good=comp(BOX, js='tl.to("#box", { scaleX: 2, transformOrigin: "left center", duration: 2 }, 0);'),
+    fix_hint="Tween scaleX/scaleY with transformOrigin when the content should not reflow.",
+)
+def gsap_size_tween_reflows(doc: Document):
+    for call in _tweens(doc, TWEENS):
+        keys = sorted({k for k, _ in _all_vars(call)} & SIZE_KEYS)
+        if keys and not _all_in_layout_subtree_canvas(doc, call):
+            yield Hit(call.offset, f"{call.receiver}.{call.method}() animates {', '.join(keys)} (layout)")
+
+
 @rule(
     "gsap_repeat_refresh_relative_value",
     "error",

@@ -583,3 +583,28 @@ def linked_clip_orphan(doc: Document):
     for name, members in groups.items():
         if len(members) == 1:
             yield Hit(members[0].start, f'data-link="{name}" has no partner clip', members[0])
+
+
+@rule(
+    "video_autoplay",
+    "warning",
+    G,
+    summary="A <video> carries autoplay.",
+    explanation="""
+The renderer drives video frames itself (it extracts and seeks them), so `autoplay` changes nothing in the
+render (render case `video_autoplay` in bench/lint_render_cases.py). What it breaks is the preview: opened in a
+browser or Studio, the clip starts playing on the wall clock at load, out of step with the scrub position.
+""",
+    bad=comp(f"<video {V_ATTRS} muted playsinline autoplay></video>", assets=(CLIP,)),
+    good=comp(GOOD_VIDEO, assets=(CLIP,)),
+    fix_hint="Remove autoplay; HyperFrames starts the clip at its data-start.",
+)
+def video_autoplay(doc: Document):
+    for element in media(doc, ("video",)):
+        if "autoplay" in element.attrs:
+            yield Hit(element.attr_spans["autoplay"][0], f"{element.label()} has autoplay", element, fix=element)
+
+
+@video_autoplay.fixer
+def _fix_autoplay(doc: Document, hit: Hit) -> list[Edit]:
+    return [remove_attribute_edit(doc, hit.fix, "autoplay")]
