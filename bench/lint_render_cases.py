@@ -251,7 +251,7 @@ CASES = [
         {
             "index.html": scene(
                 css="#box{left:10px;top:70px}",
-                script=registered('tl.to("#box", ' + SLOW % "left" + ", 0);").replace("left: 12", "left: 22"),
+                script=registered('tl.to("#box", ' + SLOW % "left" + ", 0);").replace("left: 3", "left: 13"),
             )
         },
         {
