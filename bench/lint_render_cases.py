@@ -270,6 +270,27 @@ CASES = [
         localize_flagged=False,
     ),
     Case(
+        "new_date_twice",
+        "non_deterministic_code",
+        {
+            "index.html": scene(
+                '<p id="t" style="color:#fff;font:20px monospace">x</p>',
+                script=registered(
+                    'document.getElementById("t").textContent = String(new Date().getTime());\ntl.set({}, {}, 2);'
+                ),
+            )
+        },
+        None,
+        "wall-clock time: two renders show different text",
+    ),
+    Case(
+        "math_random_twice",
+        "non_deterministic_code",
+        {"index.html": scene(script=registered('tl.set("#box", { x: Math.random() * 280 }, 0);\ntl.set({}, {}, 2);'))},
+        None,
+        "unseeded random: two renders place the box differently",
+    ),
+    Case(
         "raf_loop_twice",
         "requestanimationframe_in_composition",
         {

@@ -328,7 +328,11 @@ NON_DETERMINISTIC = {
     summary="The script reads the wall clock or an unseeded random source (Math.random, Date.now, new Date()).",
     explanation="""
 Frames are rendered out of order, in several processes. A value that changes between runs makes frames disagree:
-jitter, flicker, different layouts per chunk. Use a seeded PRNG and times derived from the timeline.
+render case `math_random_twice` (bench/lint_render_cases.py) places a box with `Math.random()`, and two renders of
+the same file differ in 8 of 8 frames. The clock is different: the renderer freezes it at the Unix epoch, so
+`Date.now()` / `new Date()` are the same in every render but wrong — render case `new_date_twice` shows
+`new Date().toISOString()` as 1970-01-01T00:00:00.000Z in every frame. A "today's date" card shows 1970. Use a
+seeded PRNG, times derived from the timeline, and dates passed in as literals or composition variables.
 """,
     bad=comp('<p id="n">0</p>', js='tl.to("#n", { x: Math.random() * 100 }, 0);'),
     good=comp('<p id="n">0</p>', js='tl.to("#n", { x: 42 }, 0);'),
@@ -342,11 +346,19 @@ def non_deterministic_code(doc: Document):
             key = call.callee.replace(" ", "")
             if key in NON_DETERMINISTIC and key not in seen:
                 seen.add(key)
-                yield Hit(call.offset, f"{NON_DETERMINISTIC[key]} makes frames differ between renders")
+                if key == "Date.now":
+                    text = f"{NON_DETERMINISTIC[key]}: the renderer freezes the clock at the Unix epoch (1970-01-01)"
+                else:
+                    text = f"{NON_DETERMINISTIC[key]} makes frames differ between renders"
+                yield Hit(call.offset, text)
         for new in model.new_expressions:
             if new.callee == "Date" and not new.args and "new Date" not in seen:
                 seen.add("new Date")
-                yield Hit(new.offset, "new Date() reads the wall clock; frames differ between renders")
+                yield Hit(
+                    new.offset,
+                    "new Date() is frozen at render: the renderer's clock reads 1970-01-01T00:00:00Z; pass the date in "
+                    "as a literal or a composition variable",
+                )
         for value in model.strings:
             if (
                 isinstance(value.literal, str)
