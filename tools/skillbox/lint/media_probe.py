@@ -15,6 +15,7 @@ from pathlib import Path
 MP4_EXT = {".mp4", ".m4v", ".mov", ".m4a", ".3gp"}
 HANDLERS = {b"vide": "video", b"soun": "audio"}
 CONTAINERS = {b"moov", b"trak", b"mdia"}
+MAX_BOXES = 4096  # per level: real files have a handful; hostile ones (8-byte boxes over 20 MB) stay bounded
 
 
 def track_kinds(path: Path) -> set[str] | None:
@@ -33,8 +34,9 @@ def track_kinds(path: Path) -> set[str] | None:
 
 def _walk(fh, start: int, end: int, kinds: set[str], depth: int) -> bool:
     """Walk boxes in [start, end); True when a `moov` box was found (at depth 0) or the level parsed."""
-    pos, found = start, False
-    while pos + 8 <= end and depth < 6:
+    pos, found, boxes = start, False, 0
+    while pos + 8 <= end and depth < 6 and boxes < MAX_BOXES:
+        boxes += 1
         fh.seek(pos)
         header = fh.read(16)
         if len(header) < 8:
