@@ -29,6 +29,7 @@ def track_kinds(path: Path) -> set[str] | None:
                     return kinds
         except OSError:
             return None
+        return None  # every MP4 (fragmented ones too) has a moov box: without one it is not a playable file
     return _ffprobe(path)
 
 
@@ -61,16 +62,19 @@ def _walk(fh, start: int, end: int, kinds: set[str], depth: int) -> bool:
     return found or depth > 0
 
 
+FFPROBE_ARGS = ("-v", "error", "-probesize", "1000000", "-show_entries", "stream=codec_type", "-of", "csv=p=0")
+
+
 def _ffprobe(path: Path) -> set[str] | None:
     exe = shutil.which("ffprobe")
     if exe is None:
         return None
     try:
         proc = subprocess.run(
-            [exe, "-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", str(path)],
+            [exe, *FFPROBE_ARGS, str(path)],
             capture_output=True,
             text=True,
-            timeout=10,
+            timeout=5,
             check=False,
         )
     except (OSError, subprocess.TimeoutExpired):
