@@ -147,3 +147,11 @@ def test_upstream_intent_shapes(tmp_path):
     for name, (html, code, present) in cases.items():
         found = codes(write(tmp_path / name, {"index.html": html}), code)
         assert bool(found) == present, name
+
+
+def test_css_variable_with_a_fallback_is_defined_enough(tmp_path):
+    js = 'tl.to("#b", { backgroundColor: "var(--accent, #f80)" }, 0);\ntl.to("#b", { color: "var(--nope)" }, 0);'
+    found = codes(
+        write(tmp_path / "p", {"index.html": composition('<i id="b"></i>', js=js)}), "gsap_undefined_css_variable"
+    )
+    assert [f.message.split(")")[0] for f in found] == ["var(--nope"]

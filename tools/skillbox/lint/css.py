@@ -326,3 +326,27 @@ def _families_of(tokens) -> list[str]:
             break
     close()
     return [n for n in names if n and n != "important"]
+
+
+def var_names_without_fallback(value: str) -> list[str]:
+    """Custom properties a value reads through `var(--x)` with no fallback; `var(--x, #f80)` falls back to
+    `#f80` when --x is undefined, so it is not listed (its fallback is searched for nested var()s)."""
+    return _vars_of(tinycss2.parse_component_value_list(value, skip_comments=True))
+
+
+def _vars_of(tokens) -> list[str]:
+    out: list[str] = []
+    for tok in tokens:
+        if tok.type != "function":
+            continue
+        args = list(tok.arguments)
+        if tok.lower_name == "var":
+            comma = next((i for i, a in enumerate(args) if a.type == "literal" and a.value == ","), None)
+            name = next((a.value for a in args if a.type == "ident"), None)
+            if comma is None and name and name.startswith("--"):
+                out.append(name)
+            elif comma is not None:
+                out.extend(_vars_of(args[comma + 1 :]))
+        else:
+            out.extend(_vars_of(args))
+    return out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from skillbox.lint.css import var_names_without_fallback
 from skillbox.lint.document import Document
 from skillbox.lint.registry import Hit, rule
 from skillbox.lint.samples import GSAP_CDN, comp, composition, raw
@@ -604,10 +605,10 @@ def gsap_undefined_css_variable(doc: Document):
         declared |= {d.name for d in decls if d.name.startswith("--")}
     for call in _tweens(doc):
         for _key, value in _all_vars(call):
-            if isinstance(value.literal, str):
-                for name in re.findall(r"var\(\s*(--[\w-]+)", value.literal):
+            if isinstance(value.literal, str) and "var(" in value.literal:
+                for name in var_names_without_fallback(value.literal):
                     if name not in declared:
-                        yield Hit(value.offset, f"var({name}) is not declared in any stylesheet")
+                        yield Hit(value.offset, f"var({name}) is not declared in any stylesheet and has no fallback")
 
 
 DOM_MEASURE = re.compile(
