@@ -90,6 +90,17 @@ def _clip() -> bytes:
 
 VIDEO = '<video id="v" src="assets/clip.mp4" muted playsinline data-start="0" data-duration="2" data-track-index="1"'
 SLOW = '{ %s: 3, duration: 2, ease: "none" }'
+SVG_PATH = (
+    '<svg width="320" height="180" style="position:absolute;left:0;top:0">'
+    '<path id="wire" stroke="#fff" stroke-width="6" fill="none"></path></svg>'
+)
+SETD = 'wire.setAttribute("d", "M10 90 L310 90");\n'
+DRAW_ON = (
+    'const wire = document.getElementById("wire");\nSETD_BEFORE'
+    "const len = wire.getTotalLength();\nSETD_AFTER"
+    'wire.style.strokeDasharray = len + " " + len;\n'
+    'tl.fromTo(wire, { strokeDashoffset: len }, { strokeDashoffset: 0, duration: 2, ease: "none" }, 0);'
+)
 CASES = [
     Case(
         "transform_conflict_translate_y",
@@ -289,6 +300,21 @@ CASES = [
         {"index.html": scene(script=registered('tl.set("#box", { x: Math.random() * 280 }, 0);\ntl.set({}, {}, 2);'))},
         None,
         "unseeded random: two renders place the box differently",
+    ),
+    Case(
+        "svg_measure_before_path_d",
+        "svg_measure_before_path_d",
+        {
+            "index.html": scene(
+                SVG_PATH, script=registered(DRAW_ON.replace("SETD_AFTER", SETD).replace("SETD_BEFORE", ""))
+            )
+        },
+        {
+            "index.html": scene(
+                SVG_PATH, script=registered(DRAW_ON.replace("SETD_BEFORE", SETD).replace("SETD_AFTER", ""))
+            )
+        },
+        "the length of a d-less path is 0: the draw-on never draws",
     ),
     Case(
         "raf_loop_twice",

@@ -155,3 +155,18 @@ def test_css_variable_with_a_fallback_is_defined_enough(tmp_path):
         write(tmp_path / "p", {"index.html": composition('<i id="b"></i>', js=js)}), "gsap_undefined_css_variable"
     )
     assert [f.message.split(")")[0] for f in found] == ["var(--nope"]
+
+
+def test_svg_measure_before_path_d(tmp_path):
+    svg = '<svg><path id="w"></path></svg>'
+    head = 'const w = document.getElementById("w");\n'
+    cases = {
+        "none": (head + "const n = w.getTotalLength();", "error"),
+        "after": (head + 'const n = w.getTotalLength();\nw.setAttribute("d", "M0 0 L9 9");', "error"),
+        "callback": (head + 'const n = w.getTotalLength();\ntl.call(() => w.setAttribute("d", "M0 0 L9 9"), [], 1);',
+                     "warning"),
+        "before": (head + 'w.setAttribute("d", "M0 0 L9 9");\nconst n = w.getTotalLength();', None),
+    }  # fmt: skip
+    for name, (js, severity) in cases.items():
+        found = codes(write(tmp_path / name, {"index.html": composition(svg, js=js)}), "svg_measure_before_path_d")
+        assert [f.severity for f in found] == ([severity] if severity else []), name

@@ -9,7 +9,7 @@ from skillbox.lint.document import Document
 from skillbox.lint.registry import Hit, rule
 from skillbox.lint.samples import GSAP_CDN, comp, composition, raw
 from skillbox.lint.script import GsapCall
-from skillbox.lint.timing import css_declarations_for, tween_targets
+from skillbox.lint.timing import css_declarations_for, elements_matching, tween_targets
 
 G = "gsap"
 BOX = '<div id="box" class="clip" data-start="0" data-duration="4" data-track-index="1"></div>'
@@ -763,3 +763,79 @@ def gsap_target_not_found(doc: Document):
         selector = call.target_selector
         if selector and SIMPLE_SELECTOR.match(selector.strip()) and not tween_targets(doc, call):
             yield Hit(call.targets.offset, f'selector "{selector}" matches no element', selector=selector)
+
+
+FUNCTION_NODES = ("arrow_function", "function_expression", "function_declaration", "method_definition", "function")
+PATH_BODY = '<svg width="320" height="180"><path id="wire" stroke="#fff" fill="none"></path></svg>'
+
+
+def _enclosing_function(node):
+    while node is not None:
+        if node.type in FUNCTION_NODES:
+            return node
+        node = node.parent
+    return None
+
+
+@rule(
+    "svg_measure_before_path_d",
+    "error",
+    G,
+    summary="getTotalLength() on a <path> that has no d attribute yet (and gets none before the measure).",
+    explanation="""
+Chrome returns 0 for the length of a path without geometry, so a stroke-dash draw-on built from that length is
+dead: the line never draws. Render case `svg_measure_before_path_d` (bench/lint_render_cases.py): with d set
+right after the measure the draw-on renders 1 distinct frame of 8 (nothing moves); with d set first, 8 of 8.
+When the only `d` assignment sits in another function (a timeline callback, say), the finding is a warning: it
+depends on which runs first.
+""",
+    bad=comp(
+        PATH_BODY,
+        js='const wire = document.getElementById("wire");\nconst len = wire.getTotalLength();\n'
+        "tl.fromTo(wire, { strokeDashoffset: len }, { strokeDashoffset: 0, duration: 1 }, 0);",
+    ),
+    good=comp(
+        PATH_BODY,
+        js='const wire = document.getElementById("wire");\nwire.setAttribute("d", "M10 90 L300 90");\n'
+        "const len = wire.getTotalLength();\n"
+        "tl.fromTo(wire, { strokeDashoffset: len }, { strokeDashoffset: 0, duration: 1 }, 0);",
+    ),
+    fix_hint="Assign the path's d synchronously before measuring (top level), or author a static d attribute.",
+    peer=True,
+)
+def svg_measure_before_path_d(doc: Document):
+    if any(re.search(r"\bd\s*:\s*path\(", style.text) for style in doc.styles):
+        return  # CSS `d: path(...)` gives the geometry statically
+    for model in doc.script_models:
+        reported: set[str] = set()
+        assigns = [  # (variable, offset, enclosing function node or None)
+            (c.object_text, c.offset, _enclosing_function(c.args[0].node))
+            for c in model.calls
+            if c.name == "setAttribute" and c.object_text and c.args and c.args[0].literal == "d"
+        ]
+        assigns += [
+            (call.targets.text, call.offset, _enclosing_function(call.targets.node))
+            for call in model.gsap_calls
+            if call.targets is not None
+            and (attr := (call.vars or {}).get("attr")) is not None
+            and re.search(r"(?:^|[{,\s])d\s*:", attr.text)
+        ]
+        for c in model.calls:
+            var = c.object_text
+            if c.name != "getTotalLength" or not var or var in reported or var not in model.element_vars:
+                continue
+            targets = elements_matching(doc, model.element_vars[var])
+            if not targets or any(t.tag != "path" or "d" in t.attrs for t in targets):
+                continue
+            same = [a for a in assigns if a[0] == var]
+            if any(off < c.offset and (fn is None or fn.start_byte <= c.offset - model.start < fn.end_byte)
+                   for _v, off, fn in same):  # fmt: skip
+                continue
+            reported.add(var)
+            if any(fn is not None for _v, _o, fn in same):
+                yield Hit(c.offset, f"{var}.getTotalLength() may run before {var}'s d is assigned (only inside "
+                          "another function): the length would be 0", severity="warning")  # fmt: skip
+            elif same:
+                yield Hit(c.offset, f"{var}.getTotalLength() runs before {var}'s d is assigned: the length is 0")
+            else:
+                yield Hit(c.offset, f"{var}.getTotalLength() on a <path> with no d anywhere: the length is 0")
