@@ -166,6 +166,8 @@ def test_svg_measure_before_path_d(tmp_path):
         "callback": (head + 'const n = w.getTotalLength();\ntl.call(() => w.setAttribute("d", "M0 0 L9 9"), [], 1);',
                      "warning"),
         "before": (head + 'w.setAttribute("d", "M0 0 L9 9");\nconst n = w.getTotalLength();', None),
+        "by_lookup": ('document.getElementById("w").setAttribute("d", "M0 0 L9 9");\n' + head
+                      + "const n = w.getTotalLength();", None),
     }  # fmt: skip
     for name, (js, severity) in cases.items():
         found = codes(write(tmp_path / name, {"index.html": composition(svg, js=js)}), "svg_measure_before_path_d")

@@ -9,7 +9,7 @@ from skillbox.lint.document import Document
 from skillbox.lint.registry import Hit, rule
 from skillbox.lint.samples import GSAP_CDN, comp, composition, raw
 from skillbox.lint.script import GsapCall
-from skillbox.lint.timing import css_declarations_for, elements_matching, tween_targets
+from skillbox.lint.timing import css_declarations_for, elements_matching, selector_for_object, tween_targets
 
 G = "gsap"
 BOX = '<div id="box" class="clip" data-start="0" data-duration="4" data-track-index="1"></div>'
@@ -808,13 +808,17 @@ def svg_measure_before_path_d(doc: Document):
         return  # CSS `d: path(...)` gives the geometry statically
     for model in doc.script_models:
         reported: set[str] = set()
-        assigns = [  # (variable, offset, enclosing function node or None)
-            (c.object_text, c.offset, _enclosing_function(c.args[0].node))
+
+        def key(text: str) -> str:  # `stroke` and `document.getElementById("s")` name one element
+            return selector_for_object(doc, text) or text.strip()
+
+        assigns = [  # (element key, offset, enclosing function node or None)
+            (key(c.object_text), c.offset, _enclosing_function(c.args[0].node))
             for c in model.calls
             if c.name == "setAttribute" and c.object_text and c.args and c.args[0].literal == "d"
         ]
         assigns += [
-            (call.targets.text, call.offset, _enclosing_function(call.targets.node))
+            (key(call.targets.text), call.offset, _enclosing_function(call.targets.node))
             for call in model.gsap_calls
             if call.targets is not None
             and (attr := (call.vars or {}).get("attr")) is not None
@@ -827,7 +831,7 @@ def svg_measure_before_path_d(doc: Document):
             targets = elements_matching(doc, model.element_vars[var])
             if not targets or any(t.tag != "path" or "d" in t.attrs for t in targets):
                 continue
-            same = [a for a in assigns if a[0] == var]
+            same = [a for a in assigns if a[0] == key(var)]
             if any(off < c.offset and (fn is None or fn.start_byte <= c.offset - model.start < fn.end_byte)
                    for _v, off, fn in same):  # fmt: skip
                 continue
