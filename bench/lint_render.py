@@ -99,7 +99,13 @@ def localize_gsap(project: Path, tools: Tools) -> None:
 
 
 def render_frames(
-    project: Path, *, fps: int = 4, workers: int = 1, timeout: float = 180, localize: bool = True
+    project: Path,
+    *,
+    fps: int = 4,
+    workers: int = 1,
+    timeout: float = 180,
+    localize: bool = True,
+    ready_timeout_ms: int | None = None,
 ) -> list[str]:
     """Render `project` (a folder with index.html) and return the SHA-256 of every frame, in order.
 
@@ -125,6 +131,8 @@ def render_frames(
         }
         cmd = [tools.node, str(tools.cli), "render", str(work), "--fps", str(fps), "--format", "png-sequence"]
         cmd += ["-o", str(out), "--workers", str(workers), "--quality", "draft", "--quiet", "--no-browser-gpu"]
+        if ready_timeout_ms is not None:  # a composition that never registers fails after this, not after 45 s
+            cmd += ["--player-ready-timeout", str(ready_timeout_ms)]
         try:
             proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout, check=False)
         except subprocess.TimeoutExpired as exc:
