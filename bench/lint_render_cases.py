@@ -317,6 +317,54 @@ CASES = [
         "the length of a d-less path is 0: the draw-on never draws",
     ),
     Case(
+        "missing_timeline_registry",
+        "missing_timeline_registry",
+        {"index.html": scene(script="const tl = gsap.timeline({ paused: true });\n" + MOVE)},
+        {"index.html": scene(script=registered(MOVE))},
+        "no window.__timelines: nothing for the renderer to seek",
+    ),
+    Case(
+        "timeline_id_mismatch",
+        "timeline_id_mismatch",
+        {"index.html": scene(script=registered(MOVE, key="other"))},
+        {"index.html": scene(script=registered(MOVE))},
+        "the key names no composition: the root timeline is never found",
+    ),
+    Case(
+        "missing_gsap_plugin_text",
+        "missing_gsap_plugin",
+        {
+            "index.html": scene(
+                '<p id="t" style="color:#fff;font:20px monospace;position:absolute;top:60px">.</p>',
+                script=registered('tl.to("#t", { text: "HELLO", duration: 1 }, 0.5);'),
+            )
+        },
+        {
+            "index.html": scene(
+                '<p id="t" style="color:#fff;font:20px monospace;position:absolute;top:60px">.</p>',
+                head='<script src="https://cdn.jsdelivr.net/npm/gsap@3.14.2/dist/TextPlugin.min.js"></script>',
+                script="gsap.registerPlugin(TextPlugin);\n"
+                + registered('tl.to("#t", { text: "HELLO", duration: 1 }, 0.5);'),
+            )
+        },
+        "without TextPlugin the text never changes",
+    ),
+    Case(
+        "invalid_inline_script_syntax",
+        "invalid_inline_script_syntax",
+        {"index.html": scene(script=registered(MOVE) + "\nconst broken = {;")},
+        {"index.html": scene(script=registered(MOVE))},
+        "a syntax error stops the whole script: no timeline",
+    ),
+    Case(
+        "self_closing_video_swallows",
+        "self_closing_media_tag",
+        {"index.html": scene(VIDEO + "/>\n" + BOX, script=registered(MOVE))},
+        {"index.html": scene(VIDEO + "></video>\n" + BOX, script=registered(MOVE))},
+        "what follows <video/> becomes its child and is never painted",
+        assets={"assets/clip.mp4": b""},
+    ),
+    Case(
         "raf_loop_twice",
         "requestanimationframe_in_composition",
         {

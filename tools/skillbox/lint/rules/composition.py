@@ -28,11 +28,12 @@ TITLE_IN = 'tl.from("#title", { opacity: 0, y: 40 }, 0);'
 
 @rule(
     "deprecated_data_layer",
-    "error",
+    "warning",
     G,
     summary="data-layer is used instead of data-track-index.",
-    explanation="`data-layer` is the legacy name; the timeline and editors read `data-track-index` (the lane used "
-    "for temporal exclusivity). Paint order is CSS z-index.",
+    explanation="`data-layer` is the legacy name; editors and the overlap checks read `data-track-index` (the lane "
+    "used for temporal exclusivity). Paint order is CSS z-index. The renderer still honours it (the example renders "
+    "frame-identical, bench/lint_render_sweep.py): a warning that protects Studio editing.",
     bad=comp('<h1 id="title" class="clip" data-start="0" data-duration="2" data-layer="1">Hello</h1>', js=TITLE_IN),
     good=comp(TITLE, js=TITLE_IN),
     fix_hint="Rename data-layer to data-track-index.",
@@ -55,11 +56,12 @@ def _fix_data_layer(doc: Document, hit: Hit) -> list[Edit]:
 
 @rule(
     "deprecated_data_end",
-    "error",
+    "warning",
     G,
     summary="data-end is used without data-duration (or disagrees with it).",
-    explanation="data-end is derived by the compiler from data-start + data-duration; written by hand it is ignored "
-    "or contradicts the duration.",
+    explanation="data-end is derived by the compiler from data-start + data-duration; written by hand it is legacy "
+    "and can contradict the duration. The example (data-end alone) renders frame-identical to data-duration "
+    "(bench/lint_render_sweep.py): a warning that protects editing (Studio reads data-duration).",
     bad=comp('<h1 id="title" class="clip" data-start="0" data-end="2" data-track-index="1">Hello</h1>', js=TITLE_IN),
     good=comp(TITLE, js=TITLE_IN),
     fix_hint="Replace data-end with data-duration (end - start).",

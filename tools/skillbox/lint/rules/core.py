@@ -124,14 +124,16 @@ def missing_timeline_registry(doc: Document):
 
 @rule(
     "timeline_id_mismatch",
-    "error",
+    "warning",
     G,
     summary="A window.__timelines key does not match any data-composition-id (including a nested host's id).",
     explanation="""
-The runtime seeks `window.__timelines[id]` for each element with `data-composition-id="id"`. A key that
-matches no composition in the file is never seeked. For a sub-composition loaded by a host
-(`data-composition-src`), the file's root id and its timeline key must both equal the host's
-`data-composition-id`, or the nested scene stays frozen.
+The runtime looks up `window.__timelines[id]` for each element with `data-composition-id="id"`. With a single
+timeline under the wrong key the renderer still found and seeked it (render case `timeline_id_mismatch`:
+frame-identical to the right key), so this is a warning. What it protects: compositions with several timelines
+(which one drives which scene), a sub-composition loaded by a host (`data-composition-src`, whose root id and
+timeline key must both equal the host's `data-composition-id`; not render-verified here), and Studio, which
+addresses timelines by id.
 """,
     bad=raw(
         composition("").replace('window.__timelines["main"]', 'window.__timelines["intro"]'),
