@@ -89,6 +89,10 @@ def _clip() -> bytes:
 
 
 VIDEO = '<video id="v" src="assets/clip.mp4" muted playsinline data-start="0" data-duration="2" data-track-index="1"'
+BOX2 = (
+    '<div id="box2" class="box clip" style="top:120px;background:#0cf" data-start="1" data-duration="1" '
+    'data-track-index="2"></div>'
+)
 SLOW = '{ %s: 3, duration: 2, ease: "none" }'
 SVG_PATH = (
     '<svg width="320" height="180" style="position:absolute;left:0;top:0">'
@@ -362,6 +366,53 @@ CASES = [
         {"index.html": scene(VIDEO + "/>\n" + BOX, script=registered(MOVE))},
         {"index.html": scene(VIDEO + "></video>\n" + BOX, script=registered(MOVE))},
         "what follows <video/> becomes its child and is never painted",
+        assets={"assets/clip.mp4": b""},
+    ),
+    Case(
+        "media_missing_id",
+        "media_missing_id",
+        {"index.html": scene(VIDEO.replace('id="v" ', "") + "></video>", script=registered("tl.set({}, {}, 2);"))},
+        {"index.html": scene(VIDEO + "></video>", script=registered("tl.set({}, {}, 2);"))},
+        "a timed video without an id is not driven: frozen or missing",
+        assets={"assets/clip.mp4": b""},
+    ),
+    Case(
+        "track_clip_overlap",
+        "track_clip_overlap",
+        {
+            "index.html": scene(
+                BOX.replace('data-duration="2"', 'data-duration="1.5"')
+                + "\n"
+                + BOX2.replace('data-track-index="2"', 'data-track-index="1"'),
+                script=registered(MOVE),
+            )
+        },
+        {
+            "index.html": scene(
+                BOX.replace('data-duration="2"', 'data-duration="1.5"') + "\n" + BOX2, script=registered(MOVE)
+            )
+        },
+        "two clips on one track at once: the runtime shows one of them",
+    ),
+    Case(
+        "imperative_media_control",
+        "imperative_media_control",
+        {
+            "index.html": scene(
+                VIDEO + "></video>",
+                script=registered("tl.set({}, {}, 2);") + '\ndocument.getElementById("v").currentTime = 1.5;',
+            )
+        },
+        {"index.html": scene(VIDEO + "></video>", script=registered("tl.set({}, {}, 2);"))},
+        "the script seeks the video itself, fighting the renderer",
+        assets={"assets/clip.mp4": b""},
+    ),
+    Case(
+        "video_muted_with_declared_audio",
+        "video_muted_with_declared_audio",
+        {"index.html": scene(VIDEO + ' data-has-audio="true"></video>', script=registered("tl.set({}, {}, 2);"))},
+        {"index.html": scene(VIDEO + "></video>", script=registered("tl.set({}, {}, 2);"))},
+        "muted and declared audible at once",
         assets={"assets/clip.mp4": b""},
     ),
     Case(

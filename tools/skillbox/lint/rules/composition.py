@@ -293,12 +293,14 @@ def timeline_track_too_dense(doc: Document):
 
 @rule(
     "track_clip_overlap",
-    "error",
+    "warning",
     G,
     summary="Two clips on the same data-track-index overlap in time.",
     explanation="""
-A track is a lane of temporal exclusivity: one clip at a time. Overlapping clips on one track are reported by
-editors as conflicts and the later clip can be cut when the track is compiled. Put overlapping clips on different
+A track is a lane of temporal exclusivity: one clip at a time. hyperframes 0.8.170 still renders both (render
+case `track_clip_overlap`: frame-identical to the same clips on two tracks), so this is a warning that protects
+editing: Studio reports overlapping clips on one lane as conflicts and may cut the later one when it compiles
+the track. Put overlapping clips on different
 tracks (paint order is CSS z-index, not the track). Audio overlaps are `duplicate_audio_track`.
 """,
     bad=comp(
