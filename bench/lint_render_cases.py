@@ -70,6 +70,10 @@ def _sub(script_body: str) -> dict[str, str]:
     return {"index.html": scene(host, script=registered("")), "compositions/intro.html": sub}
 
 
+SUB_REG = (
+    "window.__timelines = window.__timelines || {};\nconst tl = gsap.timeline({ paused: true });\n"
+    'tl.fromTo("#ibox", { x: 0 }, { x: 200, duration: 2, ease: "none" }, 0);\nwindow.__timelines["intro"] = tl;'
+)
 SUB_MOVE = 'tl.fromTo("#ibox", { x: 0 }, { x: 200, duration: 2, ease: "none" }, 0);'
 
 
@@ -414,6 +418,26 @@ CASES = [
         {"index.html": scene(VIDEO + "></video>", script=registered("tl.set({}, {}, 2);"))},
         "muted and declared audible at once",
         assets={"assets/clip.mp4": b""},
+    ),
+    Case(
+        "host_missing_composition_id",
+        "host_missing_composition_id",
+        {**_sub(SUB_REG), "index.html": _sub(SUB_REG)["index.html"].replace(' data-composition-id="intro"', "", 1)},
+        _sub(SUB_REG),
+        "a host without data-composition-id never mounts its sub-composition",
+    ),
+    Case(
+        "timeline_not_registered",
+        "gsap_timeline_not_registered",
+        {
+            "index.html": scene(
+                script=registered("tl.set({}, {}, 2);")
+                + "\nconst t2 = gsap.timeline({ paused: true });\n"
+                + MOVE.replace("tl.", "t2.")
+            )
+        },
+        {"index.html": scene(script=registered(MOVE))},
+        "a timeline nobody registers or adds is never seeked",
     ),
     Case(
         "raf_loop_twice",

@@ -246,10 +246,13 @@ def invalid_inline_script_syntax(doc: Document):
 
 @rule(
     "host_missing_composition_id",
-    "error",
+    "warning",
     G,
     summary="An element with data-composition-src has no data-composition-id.",
-    explanation="The runtime mounts the sub-composition under the host's id and seeks the timeline of that id.",
+    explanation="The runtime mounts the sub-composition under the host's id and seeks the timeline of that id. "
+    "hyperframes 0.8.170 falls back to the sub-composition's own root id: a host without the attribute rendered "
+    "frame-identical (render case `host_missing_composition_id`). A warning: it protects hosts that mount one file "
+    "twice or under another id, and Studio, which addresses the mount by id.",
     bad=project(
         {"index.html": composition(HOST.replace(' data-composition-id="intro"', "")), "compositions/intro.html": SUB},
         '<div id="intro" data-composition-src="compositions/intro.html" data-start="0" ...></div>',
