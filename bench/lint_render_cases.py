@@ -97,6 +97,8 @@ BOX2 = (
     '<div id="box2" class="box clip" style="top:120px;background:#0cf" data-start="1" data-duration="1" '
     'data-track-index="2"></div>'
 )
+FONT_TEXT = '<p id="t" style="color:#fff;font-size:28px;position:absolute;top:60px;margin:0">Typography</p>'
+HOLD = "tl.set({}, {}, 2);"
 SLOW = '{ %s: 3, duration: 2, ease: "none" }'
 SVG_PATH = (
     '<svg width="320" height="180" style="position:absolute;left:0;top:0">'
@@ -438,6 +440,13 @@ CASES = [
         },
         {"index.html": scene(script=registered(MOVE))},
         "a timeline nobody registers or adds is never seeked",
+    ),
+    Case(
+        "font_without_font_face_falls_back",
+        "font_family_without_font_face",
+        {"index.html": scene(FONT_TEXT, css="#t{font-family:'Brand Sans', serif}", script=registered(HOLD))},
+        {"index.html": scene(FONT_TEXT, css="#t{font-family:serif}", script=registered(HOLD))},
+        "the named family is not there: the text renders in a system fallback face",
     ),
     Case(
         "raf_loop_twice",

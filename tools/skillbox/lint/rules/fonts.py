@@ -71,7 +71,9 @@ def _loaded_families(doc: Document) -> set[str]:
     G,
     summary="font-family names a font that is neither bundled with the renderer nor declared with @font-face.",
     explanation="Render workers do not have your desktop fonts; the text falls back to a different face with "
-    "different metrics, so line breaks and layout change in the video.",
+    "different metrics, so line breaks and layout change in the video. Render case "
+    "`font_without_font_face_falls_back`: `'Brand Sans', serif` renders in the system's Times-like serif (not even "
+    "the renderer's bundled face a plain `serif` gets).",
     bad=comp(TITLE, css='#title { font-family: "Brand Sans", sans-serif; }'),
     good=comp(
         TITLE,
