@@ -15,6 +15,7 @@ FAST_PATHS: dict[tuple[str, ...], str] = {
     ("mem", "hook"): "skillbox.mem.hook:main",
     ("mem", "search"): "skillbox.cli.mem_search_fast:main",
     ("graph", "build"): "skillbox.cli.graph_build_fast:main",
+    ("lint",): "skillbox.cli.lint_fast:main",
 }
 
 

@@ -17,12 +17,6 @@ from skillbox.errors import UsageError
 FORMATS = ("text", "json", "sarif")
 
 
-def _codes(value: str | None) -> set[str] | None:
-    if value is None:
-        return None
-    return {c.strip() for c in value.split(",") if c.strip()}
-
-
 class PathsOrSubcommand(click.Group):
     """A group whose default (hidden) command lints paths unless the first argument names a subcommand."""
 
@@ -64,27 +58,15 @@ def lint_paths_command(paths, fmt, as_json, fix, diff, select, ignore, no_config
     right before it: <!-- skillbox-lint: ignore[code] -->; a whole file with <!-- skillbox-lint: ignore-file[code] -->.
     Settings: [tool.skillbox.lint] in pyproject.toml or [lint] in skillbox.toml (select, ignore, severity).
     """
-    from skillbox.lint.config import find_config, read_settings
-    from skillbox.lint.engine import Selection, lint_paths, validate_codes
-    from skillbox.lint.formats import render
-    from skillbox.lint.registry import all_rules
+    from skillbox.cli.lint_fast import lint_report, selection_for
+    from skillbox.lint.engine import lint_paths
 
     if diff and not fix:
         raise UsageError("--diff only makes sense with --fix")
     if as_json:
         fmt = "json"
     paths = list(paths) or [Path(".")]
-    settings = {"select": None, "ignore": set(), "severity": {}}
-    if not no_config:
-        found = find_config(paths[0])
-        if found is not None:
-            settings = read_settings(*found)
-    select_codes = _codes(select) if select is not None else settings["select"]
-    ignore_codes = (_codes(ignore) or set()) | settings["ignore"]
-    for codes in (select_codes or set(), ignore_codes, set(settings["severity"])):
-        validate_codes(codes)
-    selection = Selection(select_codes, ignore_codes, settings["severity"])
-    rules = all_rules()
+    selection = selection_for(paths, select, ignore, no_config)
     if fix:
         from skillbox.lint.fix import fix_paths
 
@@ -98,8 +80,9 @@ def lint_paths_command(paths, fmt, as_json, fix, diff, select, ignore, no_config
         click.echo(f"fixed {report.applied} issue(s) in {len(report.changed)} file(s)", err=True)
     else:
         result = lint_paths(paths, selection)
-    click.echo(render(result, fmt, rules))
-    raise SystemExit(0 if result.ok else 1)
+    text, code = lint_report(result, paths, fmt)
+    click.echo(text)
+    raise SystemExit(code)
 
 
 @lint.command("rules")
@@ -126,13 +109,12 @@ def lint_rules(as_json: bool, group: str | None) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the rule's documentation as JSON.")
 def lint_explain(code: str, as_json: bool) -> None:
     """Explain one rule: why it matters, a bad and a good example, the fix."""
-    from skillbox.errors import NotFoundError
     from skillbox.lint.formats import explain
     from skillbox.lint.registry import all_rules
 
     rules = all_rules()
     if code not in rules:
-        raise NotFoundError(f"unknown rule code: {code}", hint="see `skillbox lint rules`")
+        raise UsageError(f"unknown rule code: {code}", hint="see `skillbox lint rules`")
     r = rules[code]
     if as_json:
         click.echo(

@@ -10,7 +10,6 @@ The nearest file found walking up from the first PATH wins; skillbox.toml before
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 from skillbox.errors import ConfigError
@@ -26,6 +25,8 @@ def find_config(start: Path) -> tuple[Path, dict] | None:
             path = candidate / name
             if not path.is_file():
                 continue
+            import tomllib
+
             try:
                 data = tomllib.loads(path.read_text(encoding="utf-8"))
             except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:

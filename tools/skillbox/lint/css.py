@@ -224,5 +224,129 @@ def compound_matches(compound: str, tag: str, attrs: dict[str, str]) -> bool:
     return matched_something
 
 
-def selector_matches(selector: str, tag: str, attrs: dict[str, str]) -> bool:
-    return compound_matches(last_compound(selector), tag, attrs)
+def selector_matches(selector: str, tag: str, attrs: dict[str, str], element=None) -> bool:
+    """Rightmost compound against the element; with `element` (anything with .tag/.attrs/.parent) the descendant
+    (` `) and child (`>`) parts are checked against its ancestors too, so `.headline span` does not match every
+    span. Sibling combinators (`+`, `~`) are not checked (treated as matching)."""
+    if element is None or not any(ch in selector for ch in " >"):
+        return compound_matches(last_compound(selector), tag, attrs)
+    parts = _compounds(selector)
+    if not parts or not compound_matches(parts[-1][1], tag, attrs):
+        return False
+    return _match_left(parts, len(parts) - 1, element, set())
+
+
+def _compounds(selector: str) -> list[tuple[str, str]]:
+    """[(combinator before it, compound)], left to right; the first combinator is ""."""
+    out: list[tuple[str, str]] = []
+    depth, current, comb = 0, [], ""
+    pending = ""
+    for ch in selector.strip():
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if depth == 0 and ch in " >+~":
+            if current:
+                out.append((comb, "".join(current)))
+                current, comb = [], ""
+            pending = ch if ch != " " else (pending or " ")
+            comb = pending if ch == " " else ch
+            continue
+        if not current:
+            pending = ""
+        current.append(ch)
+    if current:
+        out.append((comb, "".join(current)))
+    return out
+
+
+def _match_left(parts, index: int, element, failed: set) -> bool:
+    """Match compounds [0, index) against the ancestors of `element`. `failed` memoises (index, node) pairs that
+    cannot match, so deep trees and long descendant chains stay linear instead of exponential."""
+    if index == 0:
+        return True
+    if (index, id(element)) in failed:
+        return False
+    comb = parts[index][0]
+    compound = parts[index - 1][1]
+    if comb in ("+", "~") or not re.search(r"^[a-zA-Z*]|[#.\[]", compound):
+        return _match_left(parts, index - 1, element, failed)  # siblings, `:root`, `:is()`: unchecked, permissive
+    node = element.parent
+    while node is not None:
+        if compound_matches(compound, node.tag, node.attrs):
+            if _match_left(parts, index - 1, node, failed):
+                return True
+            if comb == ">":
+                break
+        elif comb == ">":
+            break
+        node = node.parent
+    failed.add((index, id(element)))
+    return False
+
+
+def font_families(value: str) -> list[str]:
+    """The family names of a `font-family` value, lower-case and unquoted, through tinycss2's tokenizer.
+
+    `var(--f, "Caveat", cursive)` yields the fallback families `caveat`, `cursive` (the custom property itself is
+    resolved elsewhere or not at all); other functions (`env()`, `attr()`) name no family; `!important` is dropped.
+    """
+    return _families_of(tinycss2.parse_component_value_list(value, skip_comments=True))
+
+
+def _families_of(tokens) -> list[str]:
+    names: list[str] = []
+    words: list[str] = []
+    quoted: str | None = None
+
+    def close() -> None:
+        nonlocal quoted
+        if quoted is not None:
+            names.append(quoted.strip().lower())
+        elif words:
+            names.append(" ".join(words).lower())
+        words.clear()
+        quoted = None
+
+    for tok in tokens:
+        kind = tok.type
+        if kind == "literal" and tok.value == ",":
+            close()
+        elif kind == "string":
+            quoted = tok.value
+        elif kind == "ident":
+            words.append(tok.value)
+        elif kind == "function" and tok.lower_name == "var":
+            args = list(tok.arguments)
+            comma = next((i for i, a in enumerate(args) if a.type == "literal" and a.value == ","), None)
+            if comma is not None:
+                names.extend(_families_of(args[comma + 1 :]))
+        elif kind == "literal" and tok.value == "!":
+            break
+    close()
+    return [n for n in names if n and n != "important"]
+
+
+def var_names_without_fallback(value: str) -> list[str]:
+    """Custom properties a value reads through `var(--x)` with no fallback; `var(--x, #f80)` falls back to
+    `#f80` when --x is undefined, so it is not listed (its fallback is searched for nested var()s)."""
+    return _vars_of(tinycss2.parse_component_value_list(value, skip_comments=True))
+
+
+def _vars_of(tokens) -> list[str]:
+    out: list[str] = []
+    for tok in tokens:
+        if tok.type != "function":
+            continue
+        args = list(tok.arguments)
+        if tok.lower_name == "var":
+            comma = next((i for i, a in enumerate(args) if a.type == "literal" and a.value == ","), None)
+            name = next((a.value for a in args if a.type == "ident"), None)
+            if comma is None and name and name.startswith("--"):
+                out.append(name)
+            elif comma is not None:
+                out.extend(_vars_of(args[comma + 1 :]))
+        else:
+            out.extend(_vars_of(args))
+    return out

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import html
+import re
 import time
 from dataclasses import dataclass, field
 from functools import cache
@@ -145,6 +146,10 @@ class Document:
     parse_error_offset: int = 0
     project_dir: Path | None = None
     host_ids: set[str] = field(default_factory=set)  # data-composition-id of the hosts that load this file
+    # Scripts of the page this sub-composition is mounted into (the project's index.html): plugins and libraries
+    # the host loads are on the same window.
+    # None: not known (a sub-composition linted alone may inherit anything from a host we cannot see).
+    host_scripts: list[Script] | None = None
     file_path: Path | None = None
     _line_starts: list[int] = field(default_factory=list)
     cache: dict = field(default_factory=dict)  # per-document memo for helpers several rules share
@@ -196,20 +201,10 @@ class Document:
     def script_models(self) -> list[ScriptModel]:
         return [s.model for s in self.scripts if s.model is not None]
 
-    def script_at(self, offset: int) -> Script | None:
-        for script in self.scripts:
-            if script.start <= offset <= script.start + len(script.text.encode("utf-8", "surrogatepass")):
-                return script
-        return None
-
     @property
     def all_css_rules(self):
         for style in self.styles:
             yield from style.sheet.rules
-
-    @property
-    def is_template_file(self) -> bool:
-        return self.root_in_template
 
 
 def _decode(source: bytes) -> str | None:
@@ -281,13 +276,20 @@ def _parse_bounded(source: bytes) -> tree_sitter.Tree | None:
 def _attr_value(node: tree_sitter.Node, source: bytes) -> str:
     for child in node.named_children:
         if child.type == "attribute_value":
-            return html.unescape(source[child.start_byte : child.end_byte].decode("utf-8", "replace"))
+            # Unquoted: per HTML it runs to whitespace or `>`; tree-sitter-html stops at a second `=`
+            # (`href=https://x/css2?family=Geist` would lose `=Geist`), so read the run from the source.
+            m = _UNQUOTED_VALUE.match(source, child.start_byte)
+            end = max(child.end_byte, m.end()) if m else child.end_byte
+            return html.unescape(source[child.start_byte : end].decode("utf-8", "replace"))
         if child.type == "quoted_attribute_value":
             inner = [c for c in child.named_children if c.type == "attribute_value"]
             if not inner:
                 return ""
             return html.unescape(source[inner[0].start_byte : inner[0].end_byte].decode("utf-8", "replace"))
     return ""
+
+
+_UNQUOTED_VALUE = re.compile(rb"[^\s>]*")
 
 
 def _start_tag(node: tree_sitter.Node, source: bytes):

@@ -165,6 +165,9 @@ def load_project(root: Path, overrides: dict | None = None) -> Project:
     index = load_document(index_path, root, overrides=overrides) if index_path.is_file() else None
     comps = [load_document(p, root, is_subcomposition=True, overrides=overrides) for p in composition_files(root)]
     project = Project(root, index, comps)
+    if index is not None:
+        for doc in comps:
+            doc.host_scripts = index.scripts
     _link_hosts(project)
     return project
 
@@ -234,7 +237,7 @@ def discover(paths: list[Path]) -> tuple[list[Path], list[Path]]:
                 if not any(html_file.is_relative_to(c) for c in chosen):
                     files.append(html_file)
         else:
-            raise NotFoundError(f"no such file or directory: {path}")
+            raise UsageError(f"no such file or directory: {path}")
     return projects, files
 
 

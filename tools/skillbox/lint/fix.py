@@ -31,11 +31,19 @@ class FixReport:
                 difflib.unified_diff(
                     before.decode("utf-8", "replace").splitlines(keepends=True),
                     after.decode("utf-8", "replace").splitlines(keepends=True),
-                    fromfile=f"a/{path}",
-                    tofile=f"b/{path}",
+                    fromfile=f"a/{_relative(path)}",
+                    tofile=f"b/{_relative(path)}",
                 )
             )
         return "".join(chunks)
+
+
+def _relative(path: Path) -> str:
+    """Diff headers relative to the working directory (what `git apply` / `patch -p1` expect), else as given."""
+    try:
+        return Path(path).resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return Path(path).as_posix()
 
 
 def apply_edits(source: bytes, edits: list[Edit]) -> tuple[bytes, int]:

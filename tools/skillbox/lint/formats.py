@@ -123,9 +123,11 @@ def explain(r: Rule) -> str:
             "",
             "Bad:",
             _indent(r.bad.snippet),
+            *_files_line(r.bad, r.good),
             "",
             "Good:",
             _indent(r.good.snippet),
+            *_files_line(r.good, r.bad),
             "",
             f"Fix: {r.fix_hint}",
             f"Autofix: {fix}",
@@ -134,6 +136,14 @@ def explain(r: Rule) -> str:
             "[tool.skillbox.lint] in pyproject.toml (or [lint] in skillbox.toml).",
         ]
     )
+
+
+def _files_line(sample, other) -> list[str]:
+    """Project rules differ in which files exist, not in markup: say so when the two snippets read the same."""
+    if sample.snippet.strip() != other.snippet.strip():
+        return []
+    names = sorted(sample.files)
+    return [f"    (project files: {', '.join(names)})"]
 
 
 def _indent(text: str) -> str:

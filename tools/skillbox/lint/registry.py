@@ -16,7 +16,7 @@ from typing import Any
 from skillbox.lint.samples import Sample
 
 SEVERITIES = ("error", "warning", "info")
-GROUPS = ("core", "media", "composition", "gsap", "captions", "fonts", "project")
+GROUPS = ("core", "media", "composition", "gsap", "captions", "fonts", "adapters", "project")
 RULE_MODULES = [f"skillbox.lint.rules.{g}" for g in GROUPS]
 
 

@@ -77,29 +77,43 @@ def tween_targets(doc: Document, call) -> list[Element] | None:
     target = call.targets
     if target is None:
         return None
-    selector = target.literal if isinstance(target.literal, str) else None
-    if selector is None:
-        for model in doc.script_models:
-            if target.text in model.element_vars:
-                selector = model.element_vars[target.text]
-                break
+    if target.node is not None and target.node.type == "array":
+        # `[a, "#b", c]`: resolved only when every item is (a partly resolved group is not "all of them").
+        found: list[Element] = []
+        for item in target.node.named_children:
+            text = item.text.decode("utf-8", "replace") if item.text else ""
+            selector = _selector_of(doc, text, item.type == "string")
+            if selector is None:
+                return None
+            found.extend(elements_matching(doc, selector))
+        return found
+    selector = target.literal if isinstance(target.literal, str) else _selector_of(doc, target.text, False)
     if selector is None:
         return None
     return elements_matching(doc, selector)
+
+
+def _selector_of(doc: Document, text: str, is_string: bool) -> str | None:
+    if is_string:
+        return text[1:-1] if len(text) >= 2 else None
+    for model in doc.script_models:
+        if text in model.element_vars:
+            return model.element_vars[text]
+    return None
 
 
 def elements_matching(doc: Document, selector_list: str) -> list[Element]:
     memo = doc.cache.setdefault("matching", {})
     if selector_list not in memo:
         parts = [p.strip() for p in selector_list.split(",") if p.strip()]
-        memo[selector_list] = [e for e in doc.elements if any(selector_matches(p, e.tag, e.attrs) for p in parts)]
+        memo[selector_list] = [e for e in doc.elements if any(selector_matches(p, e.tag, e.attrs, e) for p in parts)]
     return memo[selector_list]
 
 
 def css_declarations_for(doc: Document, element: Element):
     """(selector, declaration) pairs from stylesheets whose rule matches the element, then inline style."""
     for css_rule in doc.all_css_rules:
-        if css_rule.media is None and selector_matches(css_rule.selector, element.tag, element.attrs):
+        if css_rule.media is None and selector_matches(css_rule.selector, element.tag, element.attrs, element):
             for decl in css_rule.declarations:
                 yield css_rule.selector, decl
     for decl in doc.styles_of(element):

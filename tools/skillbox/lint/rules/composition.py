@@ -10,7 +10,7 @@ from skillbox.lint.css import css_urls, selector_matches
 from skillbox.lint.document import Document, Element
 from skillbox.lint.linked import registers_in_linked_script
 from skillbox.lint.registry import Edit, Hit, rule
-from skillbox.lint.samples import SUB, comp, composition, raw
+from skillbox.lint.samples import GSAP_CDN, SUB, comp, composition, project, raw
 from skillbox.lint.timing import (
     StartRef,
     add_attribute_edit,
@@ -28,11 +28,12 @@ TITLE_IN = 'tl.from("#title", { opacity: 0, y: 40 }, 0);'
 
 @rule(
     "deprecated_data_layer",
-    "error",
+    "warning",
     G,
     summary="data-layer is used instead of data-track-index.",
-    explanation="`data-layer` is the legacy name; the timeline and editors read `data-track-index` (the lane used "
-    "for temporal exclusivity). Paint order is CSS z-index.",
+    explanation="`data-layer` is the legacy name; editors and the overlap checks read `data-track-index` (the lane "
+    "used for temporal exclusivity). Paint order is CSS z-index. The renderer still honours it (the example renders "
+    "frame-identical, bench/lint_render_sweep.py): a warning that protects Studio editing.",
     bad=comp('<h1 id="title" class="clip" data-start="0" data-duration="2" data-layer="1">Hello</h1>', js=TITLE_IN),
     good=comp(TITLE, js=TITLE_IN),
     fix_hint="Rename data-layer to data-track-index.",
@@ -55,11 +56,12 @@ def _fix_data_layer(doc: Document, hit: Hit) -> list[Edit]:
 
 @rule(
     "deprecated_data_end",
-    "error",
+    "warning",
     G,
     summary="data-end is used without data-duration (or disagrees with it).",
-    explanation="data-end is derived by the compiler from data-start + data-duration; written by hand it is ignored "
-    "or contradicts the duration.",
+    explanation="data-end is derived by the compiler from data-start + data-duration; written by hand it is legacy "
+    "and can contradict the duration. The example (data-end alone) renders frame-identical to data-duration "
+    "(bench/lint_render_sweep.py): a warning that protects editing (Studio reads data-duration).",
     bad=comp('<h1 id="title" class="clip" data-start="0" data-end="2" data-track-index="1">Hello</h1>', js=TITLE_IN),
     good=comp(TITLE, js=TITLE_IN),
     fix_hint="Replace data-end with data-duration (end - start).",
@@ -164,7 +166,12 @@ def duplicate_composition_id(doc: Document):
     seen: dict[str, Element] = {}
     for element in doc.elements:
         cid = element.attrs.get("data-composition-id")
-        if cid and not doc.is_inert(element):
+        # `<html data-composition-id>` is metadata next to the variables schema, not a second composition; one
+        # sub-composition file mounted by two hosts is two instances the runtime seeks separately (both render).
+        if cid and element.tag != "html" and not doc.is_inert(element):
+            src = element.attrs.get("data-composition-src")
+            if cid in seen and src and seen[cid].attrs.get("data-composition-src") == src:
+                continue
             if cid in seen:
                 yield Hit(element.start, f'data-composition-id="{cid}" is also on {seen[cid].label()}', element)
             else:
@@ -286,12 +293,14 @@ def timeline_track_too_dense(doc: Document):
 
 @rule(
     "track_clip_overlap",
-    "error",
+    "warning",
     G,
     summary="Two clips on the same data-track-index overlap in time.",
     explanation="""
-A track is a lane of temporal exclusivity: one clip at a time. Overlapping clips on one track are reported by
-editors as conflicts and the later clip can be cut when the track is compiled. Put overlapping clips on different
+A track is a lane of temporal exclusivity: one clip at a time. hyperframes 0.8.170 still renders both (render
+case `track_clip_overlap`: frame-identical to the same clips on two tracks), so this is a warning that protects
+editing: Studio reports overlapping clips on one lane as conflicts and may cut the later one when it compiles
+the track. Put overlapping clips on different
 tracks (paint order is CSS z-index, not the track). Audio overlaps are `duplicate_audio_track`.
 """,
     bad=comp(
@@ -462,21 +471,24 @@ def element_missing_entrance(doc: Document):
         yield Hit(element.start, f"{element.label()} appears at {start:g}s without an entrance animation", element)
 
 
-def _script_text_calls(doc: Document, names: set[str]):
-    for model in doc.script_models:
-        for call in model.calls:
-            if call.name in names or call.callee in names:
-                yield call
-
-
 @rule(
     "requestanimationframe_in_composition",
     "error",
     G,
-    summary="The script uses requestAnimationFrame.",
-    explanation="rAF runs on the display clock; the renderer captures frames by seeking, so rAF-driven motion is "
-    "missing or random in the video.",
-    bad=comp('<p id="n">0</p>', js='requestAnimationFrame(() => { document.getElementById("n").textContent = "1"; });'),
+    summary="The script runs an animation loop on requestAnimationFrame (rAF calling a named callback).",
+    explanation="""
+A loop such as `function animate(ts) { requestAnimationFrame(animate); ... }` advances on the display clock,
+not the seeked timeline: what a frame shows depends on how long the page has been open, so two renders of the
+same composition differ (and distributed workers disagree). A one-shot deferral with an inline callback
+(`requestAnimationFrame(() => { measure(); register(); })`, as registry blocks use to wait for paint before
+building the timeline) is only a warning: it runs once before capture starts. Render case
+`raf_loop_two_workers`: the loop breaks chunked renders (4 of 8 frames differ with 2 workers).
+""",
+    bad=comp(
+        '<p id="n">0</p>',
+        js='let n = 0;\nfunction tick() {\n  document.getElementById("n").textContent = String(n++);\n'
+        "  requestAnimationFrame(tick);\n}\nrequestAnimationFrame(tick);",
+    ),
     good=comp('<p id="n">0</p>', js='tl.to("#n", { x: 100 }, 0);'),
     fix_hint="Drive the motion from the GSAP timeline (tl.to / onUpdate) instead of requestAnimationFrame.",
     peer=True,
@@ -486,9 +498,18 @@ def requestanimationframe_in_composition(doc: Document):
         if script.model is None:
             continue
         calls = [c for c in script.model.calls if c.callee in ("requestAnimationFrame", "window.requestAnimationFrame")]
-        if calls:
-            extra = f" ({len(calls)} calls)" if len(calls) > 1 else ""
-            yield Hit(calls[0].offset, f"requestAnimationFrame() is not driven by the render clock{extra}")
+        loops = [c for c in calls if c.args and c.args[0].node is not None and c.args[0].node.type == "identifier"]
+        if loops:
+            extra = f" ({len(loops)} calls)" if len(loops) > 1 else ""
+            text = f"requestAnimationFrame({loops[0].args[0].text}) loop runs on the display clock{extra}"
+            yield Hit(loops[0].offset, text)
+        elif calls:
+            yield Hit(
+                calls[0].offset,
+                "one-shot requestAnimationFrame callback (not a loop): fine for waiting on paint before building "
+                "the timeline; any motion it drives is not on the seeked timeline",
+                severity="warning",
+            )
 
 
 @rule(
@@ -643,7 +664,19 @@ def missing_data_no_timeline(doc: Document):
         return
     if registers_in_linked_script(doc):
         return
+    if any(s.src and not _readable_local_script(doc, s.src) for s in doc.scripts):
+        return  # a script we cannot read may register the timeline (upstream linter: same stance)
     yield Hit(root.start, f"{root.label()} registers no timeline and has no data-no-timeline", root, fix=root)
+
+
+def _readable_local_script(doc: Document, src: str) -> bool:
+    """A remote library (CDN) registers nothing of ours; a local file we can read was checked above."""
+    from skillbox.lint.rules.project import local_target
+
+    if re.match(r"^(?:https?:)?//", src.strip()):
+        return True
+    target = local_target(doc, src)
+    return target is not None and target.is_file()
 
 
 @missing_data_no_timeline.fixer
@@ -920,3 +953,82 @@ def root_composition_missing_html_wrapper(doc: Document):
     if "data-composition-id" in doc.text:
         start = doc.root.start if doc.root is not None else 0
         yield Hit(start, "composition is a bare fragment without <!doctype html>/<html>", doc.root)
+
+
+@rule(
+    "timed_element_missing_track_index",
+    "warning",
+    G,
+    summary="A timed element (data-start) has no data-track-index.",
+    explanation="""
+The renderer shows the clip either way (render case `timed_element_missing_track_index`: frame-identical with
+and without the attribute). What the track index protects is editing and the timing checks: Studio puts each
+clip on a lane by its index, and same-track overlap (`track_clip_overlap`) can only be checked for clips that say
+which track they are on. Give every timed element of a composition its lane.
+""",
+    bad=comp(
+        '<h1 id="t" class="clip" data-start="0" data-duration="2">Hi</h1>', js='tl.from("#t", { opacity: 0 }, 0);'
+    ),
+    good=comp(
+        '<h1 id="t" class="clip" data-start="0" data-duration="2" data-track-index="1">Hi</h1>',
+        js='tl.from("#t", { opacity: 0 }, 0);',
+    ),
+    fix_hint='Add data-track-index="N" (one lane per set of clips that never overlap).',
+)
+def timed_element_missing_track_index(doc: Document):
+    for element in doc.elements:
+        if element is doc.root or "data-start" not in element.attrs or "data-track-index" in element.attrs:
+            continue
+        if doc.is_inert(element) or "data-layer" in element.attrs or "data-track" in element.attrs:
+            continue  # deprecated_data_layer reports the legacy spelling
+        yield Hit(element.start, f"timed element {element.label()} has no data-track-index", element)
+
+
+REMOTE_URL = re.compile(r"^(?:https?:)?//", re.I)
+
+
+@rule(
+    "remote_dependency_offline",
+    "info",
+    G,
+    summary="A script, stylesheet or font is loaded from the network (CDN).",
+    explanation="""
+Renders need the network for it: offline, behind a proxy, or when the CDN is down, a remote GSAP script fails to
+load, the composition script throws and the render fails (render case `remote_gsap_offline`: the renderer gives
+up waiting for the timeline); a remote font falls back to another face. Online it works, and the docs' own
+examples load GSAP from a CDN, so this is information: for offline or reproducible renders copy the file into the
+project (`npm install gsap` then `assets/gsap.min.js`; fonts as local @font-face files).
+""",
+    bad=project(
+        {
+            "index.html": composition('<h1 id="t">Hi</h1>')
+            .replace(GSAP_CDN, "assets/gsap.min.js")
+            .replace("</head>", '<link rel="stylesheet" href="https://fonts.example.org/brand.css">\n</head>'),
+            "assets/gsap.min.js": "/* local copy */",
+        },
+        '<link rel="stylesheet" href="https://fonts.example.org/brand.css">',
+    ),
+    good=project(
+        {
+            "index.html": composition('<h1 id="t">Hi</h1>').replace(GSAP_CDN, "assets/gsap.min.js"),
+            "assets/gsap.min.js": "/* local copy */",
+        },
+        '<script src="assets/gsap.min.js"></script>  <!-- copied from npm gsap -->',
+    ),
+    fix_hint="Copy the file into the project (e.g. assets/gsap.min.js from npm gsap) and reference it locally.",
+    opt_in=True,
+)
+def remote_dependency_offline(doc: Document):
+    for element in doc.elements:
+        attr = "src" if element.tag == "script" else "href" if element.tag == "link" else None
+        if attr is None or (element.tag == "link" and "stylesheet" not in element.attrs.get("rel", "")):
+            continue
+        url = element.attrs.get(attr, "")
+        if REMOTE_URL.match(url.strip()):
+            yield Hit(element.attr_spans[attr][0], f"{element.label()} loads {url} from the network", element)
+    for style in doc.styles:
+        for prop, url, offset in style.sheet.urls:
+            if prop == "@font-face" and REMOTE_URL.match(url.strip()):
+                yield Hit(offset, f"@font-face loads {url} from the network")
+        for m in re.finditer(r"""@import\s+(?:url\()?\s*["']?((?:https?:)?//[^"')\s;]+)""", style.text):
+            yield Hit(style.start, f"@import loads {m.group(1)} from the network")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from skillbox.lint.document import COMPOSITION_MARKERS, Document
+from skillbox.lint.document import Document
 from skillbox.lint.linked import linked_script_models
 from skillbox.lint.registry import Edit, Hit, rule
 from skillbox.lint.samples import HOST, SUB, comp, composition, project, raw
@@ -24,15 +24,11 @@ Every other rule needs a parsed document. Binary files, empty files, text withou
 files over 10 MB are reported with this code instead of being linted (nothing else is reported for that file).
 """,
     bad=PARSE_BAD,
-    good=comp('<h1 id="title" class="clip" data-start="0" data-duration="4">Hello</h1>'),
+    good=comp('<h1 id="title" class="clip" data-start="0" data-duration="4" data-track-index="1">Hello</h1>'),
     fix_hint="Point the linter at the composition's .html file (UTF-8 HTML with a root element).",
 )
 def parse_error(doc: Document):
     return ()  # emitted by the engine when parsing fails
-
-
-def _root_skipped(doc: Document) -> bool:
-    return doc.root is None
 
 
 @rule(
@@ -128,14 +124,16 @@ def missing_timeline_registry(doc: Document):
 
 @rule(
     "timeline_id_mismatch",
-    "error",
+    "warning",
     G,
     summary="A window.__timelines key does not match any data-composition-id (including a nested host's id).",
     explanation="""
-The runtime seeks `window.__timelines[id]` for each element with `data-composition-id="id"`. A key that
-matches no composition in the file is never seeked. For a sub-composition loaded by a host
-(`data-composition-src`), the file's root id and its timeline key must both equal the host's
-`data-composition-id`, or the nested scene stays frozen.
+The runtime looks up `window.__timelines[id]` for each element with `data-composition-id="id"`. With a single
+timeline under the wrong key the renderer still found and seeked it (render case `timeline_id_mismatch`:
+frame-identical to the right key), so this is a warning. What it protects: compositions with several timelines
+(which one drives which scene), a sub-composition loaded by a host (`data-composition-src`, whose root id and
+timeline key must both equal the host's `data-composition-id`; not render-verified here), and Studio, which
+addresses timelines by id.
 """,
     bad=raw(
         composition("").replace('window.__timelines["main"]', 'window.__timelines["intro"]'),
@@ -248,10 +246,13 @@ def invalid_inline_script_syntax(doc: Document):
 
 @rule(
     "host_missing_composition_id",
-    "error",
+    "warning",
     G,
     summary="An element with data-composition-src has no data-composition-id.",
-    explanation="The runtime mounts the sub-composition under the host's id and seeks the timeline of that id.",
+    explanation="The runtime mounts the sub-composition under the host's id and seeks the timeline of that id. "
+    "hyperframes 0.8.170 falls back to the sub-composition's own root id: a host without the attribute rendered "
+    "frame-identical (render case `host_missing_composition_id`). A warning: it protects hosts that mount one file "
+    "twice or under another id, and Studio, which addresses the mount by id.",
     bad=project(
         {"index.html": composition(HOST.replace(' data-composition-id="intro"', "")), "compositions/intro.html": SUB},
         '<div id="intro" data-composition-src="compositions/intro.html" data-start="0" ...></div>',
@@ -302,8 +303,8 @@ def scoped_css_missing_wrapper(doc: Document):
     summary="A timed element (data-start / data-track-index / data-composition-src) has no id.",
     explanation="Editors and the render pipeline address clips by id; a clip without one cannot be edited or "
     "tracked across re-renders.",
-    bad=comp('<h1 class="clip" data-start="0" data-duration="2">Hi</h1>'),
-    good=comp('<h1 id="title" class="clip" data-start="0" data-duration="2">Hi</h1>'),
+    bad=comp('<h1 class="clip" data-start="0" data-duration="2" data-track-index="1">Hi</h1>'),
+    good=comp('<h1 id="title" class="clip" data-start="0" data-duration="2" data-track-index="1">Hi</h1>'),
     fix_hint='Give the element a unique id, e.g. id="title".',
     peer=True,
 )
@@ -332,7 +333,11 @@ NON_DETERMINISTIC = {
     summary="The script reads the wall clock or an unseeded random source (Math.random, Date.now, new Date()).",
     explanation="""
 Frames are rendered out of order, in several processes. A value that changes between runs makes frames disagree:
-jitter, flicker, different layouts per chunk. Use a seeded PRNG and times derived from the timeline.
+render case `math_random_twice` (bench/lint_render_cases.py) places a box with `Math.random()`, and two renders of
+the same file differ in 8 of 8 frames. The clock is different: the renderer freezes it at the Unix epoch, so
+`Date.now()` / `new Date()` are the same in every render but wrong — render case `new_date_twice` shows
+`new Date().toISOString()` as 1970-01-01T00:00:00.000Z in every frame. A "today's date" card shows 1970. Use a
+seeded PRNG, times derived from the timeline, and dates passed in as literals or composition variables.
 """,
     bad=comp('<p id="n">0</p>', js='tl.to("#n", { x: Math.random() * 100 }, 0);'),
     good=comp('<p id="n">0</p>', js='tl.to("#n", { x: 42 }, 0);'),
@@ -346,13 +351,25 @@ def non_deterministic_code(doc: Document):
             key = call.callee.replace(" ", "")
             if key in NON_DETERMINISTIC and key not in seen:
                 seen.add(key)
-                yield Hit(call.offset, f"{NON_DETERMINISTIC[key]} makes frames differ between renders")
+                if key == "Date.now":
+                    text = f"{NON_DETERMINISTIC[key]}: the renderer freezes the clock at the Unix epoch (1970-01-01)"
+                else:
+                    text = f"{NON_DETERMINISTIC[key]} makes frames differ between renders"
+                yield Hit(call.offset, text)
         for new in model.new_expressions:
             if new.callee == "Date" and not new.args and "new Date" not in seen:
                 seen.add("new Date")
-                yield Hit(new.offset, "new Date() reads the wall clock; frames differ between renders")
+                yield Hit(
+                    new.offset,
+                    "new Date() is frozen at render: the renderer's clock reads 1970-01-01T00:00:00Z; pass the date in "
+                    "as a literal or a composition variable",
+                )
         for value in model.strings:
-            if isinstance(value.literal, str) and re.match(r"^random\(", value.literal) and "random(" not in seen:
+            if (
+                isinstance(value.literal, str)
+                and re.match(r"^(?:[+\-*/]=)?\s*random\(", value.literal)
+                and "random(" not in seen
+            ):
                 seen.add("random(")
                 yield Hit(value.offset, f'GSAP "{value.literal}" string value is random per render')
 
@@ -451,13 +468,16 @@ def duplicate_id(doc: Document):
 
 @rule(
     "timeline_not_paused",
-    "error",
+    "warning",
     G,
-    summary="gsap.timeline() is created without { paused: true }.",
+    summary="A composition timeline is created without { paused: true } (children added to a parent are exempt).",
     explanation="""
-The renderer seeks the timeline frame by frame. A timeline that plays by itself runs on the wall clock in the
-preview and fights the seeks in the render (frames jump or double-animate). Create every composition timeline
-paused.
+The renderer pauses and seeks the registered timeline itself: an unpaused registered timeline rendered
+frame-identical to a paused one (render case `unpaused_registered_timeline`), so this is a warning. What it
+protects is the preview: opened in a browser or the Studio player, an unpaused timeline starts playing on the wall
+clock at load, ahead of the scrub position. A child timeline that is `tl.add(child)`-ed into a parent (or returned
+from a builder) must stay unpaused — a paused child never plays inside its parent (render case
+`paused_child_added_to_parent`: 7 of 8 frames differ) — so the rule and its fix skip those.
 """,
     bad=raw(
         composition("").replace("gsap.timeline({ paused: true })", "gsap.timeline()"),
@@ -470,11 +490,30 @@ def timeline_not_paused(doc: Document):
     for model in doc.script_models:
         for timeline in model.timelines:
             paused = timeline.vars.get("paused")
-            if paused is None or paused.literal is not True:
+            if (paused is None or paused.literal is not True) and not _is_nested_child(model, timeline):
                 name = timeline.name or "timeline"
                 yield Hit(
                     timeline.offset, f"{name} = gsap.timeline(...) is not created with {{ paused: true }}", fix=timeline
                 )
+
+
+def _is_nested_child(model, timeline) -> bool:
+    """A timeline that is `parent.add(child)`-ed (or returned from a builder, or created inline in `.add(...)`)
+    is driven by its parent: it must NOT be paused, or it never plays inside the parent."""
+    if timeline.name is None:
+        return any(
+            c.name == "add" and any(a.offset <= timeline.offset < a.offset + len(a.text.encode()) for a in c.args)
+            for c in model.calls
+        ) or _returned_directly(model, timeline)
+    name = timeline.name
+    if any(c.name == "add" and any(a.text.strip() == name for a in c.args) for c in model.calls):
+        return True
+    return re.search(rf"\breturn\s+{re.escape(name)}\s*[;}}\n]", model.text) is not None
+
+
+def _returned_directly(model, timeline) -> bool:
+    before = model.text.encode("utf-8", "surrogatepass")[: max(0, timeline.offset - model.start)]
+    return before.rstrip().endswith(b"return")
 
 
 @timeline_not_paused.fixer
@@ -501,12 +540,13 @@ PLAY_METHODS = {"play", "resume", "restart", "reverse"}
 
 @rule(
     "timeline_play_called",
-    "error",
+    "warning",
     G,
     summary="The script calls tl.play() (or resume/restart/reverse) on a composition timeline.",
     explanation="""
-HyperFrames owns playback: it seeks the paused timeline for every frame. Starting it from the composition makes
-the preview run ahead of the seek position and renders frames from the wrong time.
+HyperFrames owns playback: it seeks the timeline for every frame, and a render with `tl.play()` came out
+frame-identical to one without (render case `unpaused_timeline_and_play`). What it protects is the preview and
+Studio: there the call starts wall-clock playback that runs ahead of the scrub position. Delete the call.
 """,
     bad=comp('<p id="t">Hi</p>', js='tl.from("#t", { opacity: 0 }, 0);\ntl.play();'),
     good=comp('<p id="t">Hi</p>', js='tl.from("#t", { opacity: 0 }, 0);'),
@@ -520,14 +560,16 @@ def timeline_play_called(doc: Document):
 
 @rule(
     "timeline_created_async",
-    "error",
+    "warning",
     G,
     summary="The timeline is created or registered inside setTimeout, a promise callback or an event handler.",
     explanation="""
-The renderer looks up `window.__timelines` right after the page's scripts run. A timeline created or
-registered later (in `setTimeout`, `fetch().then`, `document.fonts.ready.then`, `addEventListener`, an async
-function) is missing at that moment: the composition renders blank or frozen. Build and register it
-synchronously at the top level of the script.
+The renderer waits for `window.__timelines` to be filled (it polls its readiness gate), so a timeline built and
+registered in `setTimeout(..., 50)` or `document.fonts.ready.then` rendered frame-identical to a synchronous one
+(render cases `built_in_set_timeout`, `built_in_fonts_ready`). It is a warning: what it protects is a race —
+a callback that never fires or fires after the readiness timeout (a slow `fetch`, an event that never comes)
+leaves the composition unregistered, and Studio reads the registry at load. Build and register synchronously
+at the top level when nothing needs to wait.
 """,
     bad=raw(
         composition("", js="").replace(
@@ -658,10 +700,6 @@ def html_dir_attribute_breaks_render(doc: Document):
     element = doc.html_element
     if element is not None and element.attrs.get("dir", "").lower() == "rtl":
         yield Hit(element.start, '<html dir="rtl"> can render blank frames', element)
-
-
-def composition_markers(element) -> bool:
-    return any(m in element.attrs for m in COMPOSITION_MARKERS)
 
 
 @rule(

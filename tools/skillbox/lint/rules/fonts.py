@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from urllib.parse import unquote
 
+from skillbox.lint.css import font_families
 from skillbox.lint.document import Document
 from skillbox.lint.registry import Hit, rule
 from skillbox.lint.samples import comp
@@ -32,13 +32,13 @@ SYSTEM_ALIASED = {
     "sf pro display", "sf pro text", "calibri", "cambria",
 }  # fmt: skip
 TITLE = '<h1 id="title">Hello</h1>'
-GOOGLE_FONTS_URL = re.compile(r"""https?://fonts\.googleapis\.com/[^"')\s;]+""")
+GOOGLE_FONTS_URL = re.compile(r"""https?://fonts\.googleapis\.com/[^"')\s]+""")
 # `font: [style] [weight] SIZE[/LINE-HEIGHT] FAMILY, ...` — the family list follows the size.
 FONT_SHORTHAND = re.compile(r"(?:^|\s)[\d.]+(?:px|em|rem|pt|%|vw|vh|vmin|vmax|ex|ch)(?:\s*/\s*[\w.%]+)?\s+(.+)$")
 
 
 def _families(value: str) -> list[str]:
-    return [part.strip().strip("'\"").strip().lower() for part in value.split(",") if part.strip()]
+    return font_families(value)
 
 
 def _font_declarations(doc: Document):
@@ -59,6 +59,8 @@ def _loaded_families(doc: Document) -> set[str]:
     for url in urls:
         if "fonts.googleapis.com" in url:
             for part in url.split("family=")[1:]:
+                from urllib.parse import unquote
+
                 loaded.add(unquote(part.split(":")[0].split("&")[0]).replace("+", " ").lower())
     return loaded
 
@@ -69,7 +71,9 @@ def _loaded_families(doc: Document) -> set[str]:
     G,
     summary="font-family names a font that is neither bundled with the renderer nor declared with @font-face.",
     explanation="Render workers do not have your desktop fonts; the text falls back to a different face with "
-    "different metrics, so line breaks and layout change in the video.",
+    "different metrics, so line breaks and layout change in the video. Render case "
+    "`font_without_font_face_falls_back`: `'Brand Sans', serif` renders in the system's Times-like serif (not even "
+    "the renderer's bundled face a plain `serif` gets).",
     bad=comp(TITLE, css='#title { font-family: "Brand Sans", sans-serif; }'),
     good=comp(
         TITLE,
@@ -86,9 +90,13 @@ def font_family_without_font_face(doc: Document):
     first_offset, first_selector = None, None
     for selector, decl in _font_declarations(doc):
         for family in _families(decl.value):
-            if family in GENERIC or family.startswith("var(") or family in AUTO_RESOLVED or family in loaded:
-                continue
-            if family in SYSTEM_ALIASED or family in missing:
+            # The browser takes the first family it has; later ones only serve glyphs the first lacks. So stop at
+            # the first resolvable family (`"Brand", Impact, sans-serif` with Brand loaded never shows Impact).
+            # Emoji families are glyph fallbacks by nature; the renderer's Chromium uses its system emoji font.
+            spaced = family.replace("+", " ")  # `'DM+Mono'`: the URL spelling, which the renderer also accepts
+            if {family, spaced} & (GENERIC | AUTO_RESOLVED | loaded | SYSTEM_ALIASED):
+                break
+            if family.endswith(" emoji") or family in missing:
                 continue
             missing.append(family)
             if first_offset is None:

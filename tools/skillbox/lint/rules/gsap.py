@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 
+from skillbox.lint.css import var_names_without_fallback
 from skillbox.lint.document import Document
 from skillbox.lint.registry import Hit, rule
 from skillbox.lint.samples import GSAP_CDN, comp, composition, raw
 from skillbox.lint.script import GsapCall
-from skillbox.lint.timing import css_declarations_for, tween_targets
+from skillbox.lint.timing import css_declarations_for, elements_matching, selector_for_object, tween_targets
 
 G = "gsap"
 BOX = '<div id="box" class="clip" data-start="0" data-duration="4" data-track-index="1"></div>'
@@ -32,6 +33,8 @@ def _gsap_loaded(doc: Document) -> bool:
             return True
         if script.src is None and len(script.text) > 20000 and "GreenSock" in script.text:
             return True
+        if script.src is None and re.search(r"/\*\s*inlined:[^*]*gsap", script.text, re.I):
+            return True  # the producer's CDN-inlining marker
     return False
 
 
@@ -149,6 +152,8 @@ def gsap_repeat_floor_unclamped(doc: Document):
     peer=True,
 )
 def gsap_timeline_not_registered(doc: Document):
+    if doc.root_in_template:
+        return  # a template sub-composition: the host's runtime registers and seeks it (upstream: same)
     registered_values = " ".join(r.value_text for m in doc.script_models for r in m.registrations)
     added = {a.text for m in doc.script_models for c in m.calls if c.name == "add" for a in c.args}
     for model in doc.script_models:
@@ -196,7 +201,9 @@ LAYOUT_KEYS = {
     G,
     summary="A tween animates layout properties (left/top/margin/fontSize/letterSpacing) or uses roundProps.",
     explanation="Layout properties reflow the page each frame and snap to whole pixels, so motion judders in the "
-    "render. Animate transforms (x, y, scale) instead.",
+    "render: render case `left_vs_x_slow_tween` (3 px over 2 s at 4 fps) gives 4 distinct frames of 8 with `left` "
+    "and 8 of 8 with `x`. Animate transforms (x, y, scale) instead. Elements drawn by html-in-canvas "
+    "(`<canvas layoutsubtree>`) are exempt for position props, as upstream.",
     bad=comp(BOX, js='tl.from("#box", { left: -200 }, 0);'),
     good=comp(BOX, js='tl.from("#box", { x: -200 }, 0);'),
     fix_hint="Use x/y/scale (transforms) instead of left/top/margin/fontSize.",
@@ -205,8 +212,35 @@ LAYOUT_KEYS = {
 def gsap_non_transform_motion(doc: Document):
     for call in _tweens(doc, TWEENS):
         keys = sorted({k for k, _ in _all_vars(call)} & LAYOUT_KEYS)
+        if keys and _all_in_layout_subtree_canvas(doc, call):
+            keys = [k for k in keys if k not in CANVAS_EXEMPT_KEYS]  # text reflow and rounding still snap
         if keys:
             yield Hit(call.offset, f"{call.receiver}.{call.method}() animates {', '.join(keys)}")
+
+
+# Position props the html-in-canvas library reads sub-pixel; fontSize/letterSpacing reflow text and roundProps
+# rounds, inside a canvas too.
+CANVAS_EXEMPT_KEYS = {
+    "left",
+    "top",
+    "right",
+    "bottom",
+    "margin",
+    "marginLeft",
+    "marginTop",
+    "marginRight",
+    "marginBottom",
+}
+
+
+def _all_in_layout_subtree_canvas(doc: Document, call: GsapCall) -> bool:
+    """Elements under `<canvas layoutsubtree>` are drawn into the canvas bitmap by script (html-in-canvas) from
+    their sub-pixel computed left/top: no layout snapping, so the upstream linter exempts them. Only when every
+    resolved target is such an element."""
+    targets = tween_targets(doc, call) or []
+    return bool(targets) and all(
+        any(a.tag == "canvas" and "layoutsubtree" in a.attrs for a in el.ancestors()) for el in targets
+    )
 
 
 def _css_value(doc: Document, element, prop: str) -> str | None:
@@ -230,9 +264,18 @@ def _css_value(doc: Document, element, prop: str) -> str | None:
     peer=True,
 )
 def gsap_from_opacity_noop(doc: Document):
+    revealed = {  # targets some other tween raises to a visible opacity (`tl.to(".corner", {opacity: 0.72})`)
+        c.targets.text
+        for c in _tweens(doc, ("to", "fromTo", "set"))
+        if c.targets is not None
+        and (v := (c.vars or {}).get("opacity")) is not None
+        and not (isinstance(v.literal, (int, float)) and v.literal == 0)
+    }
     for call in _tweens(doc, ("from",)):
         value = (call.vars or {}).get("opacity")
         if value is None or value.literal not in (0, 0.0):
+            continue
+        if call.targets is not None and call.targets.text in revealed:
             continue
         for element in tween_targets(doc, call) or []:
             css = _css_value(doc, element, "opacity")
@@ -243,11 +286,17 @@ def gsap_from_opacity_noop(doc: Document):
 
 @rule(
     "gsap_css_transform_conflict",
-    "error",
+    "warning",
     G,
     summary="CSS transform (translate/scale) on an element a tween also moves or scales.",
-    explanation="GSAP parses the CSS transform once and then owns it; a CSS translate(-50%) centring is lost or "
-    "doubled as soon as the tween writes x/y/scale. Put the centring on a wrapper or use xPercent/yPercent.",
+    explanation="""
+GSAP parses the element's CSS transform into its own x/y/scale once and owns it from then on. With GSAP 3.14 the
+renderer keeps a `translate(-50%, -50%)` centring through y and scale tweens (render case
+`transform_conflict_translate_y` / `_scale` in bench/lint_render_cases.py: frames identical to the xPercent
+version), so this is a warning, not an error. What it protects is editing: the CSS transform and the tween now
+describe one property in two places, so a later change to either (a CSS class swap, Studio moving the element,
+a `clearProps`) moves the element unexpectedly. Keep the centring in GSAP (xPercent/yPercent) or on a wrapper.
+""",
     bad=comp(
         BOX,
         css="#box { transform: translate(-50%, -50%); }",
@@ -309,14 +358,177 @@ PLUGIN_KEYS = {
     peer=True,
 )
 def missing_gsap_plugin(doc: Document):
-    loaded = " ".join((s.src or "") + " " + (s.text if s.model is None else "") for s in doc.scripts)
-    registered = " ".join(a.text for m in doc.script_models for c in m.calls if c.name == "registerPlugin"
-                          for a in c.args)  # fmt: skip
+    if doc.host_scripts is None and (doc.is_subcomposition or doc.root_in_template):
+        return  # the host page we cannot see may load it (upstream linter: same stance)
+    host = doc.host_scripts or []
     for call in _tweens(doc):
-        for key, _value in _all_vars(call):
+        for key, value in _all_vars(call):
             plugin = PLUGIN_KEYS.get(key)
-            if plugin and plugin not in loaded and plugin not in registered:
-                yield Hit(call.offset, f"{key} needs {plugin}, which is not loaded")
+            # `text: ""` without TextPlugin sets an expando property: a no-op on an element that starts empty,
+            # which is how typing effects clear a line before callbacks type into it.
+            if plugin is None or (key == "text" and value.literal == ""):
+                continue
+            if any(_defines_plugin(s, plugin) for s in host) or _loaded_before(doc, plugin, call.offset):
+                continue
+            registered = any(c.name == "registerPlugin" and any(plugin in a.text for a in c.args)
+                             for m in doc.script_models for c in m.calls)  # fmt: skip
+            detail = " (registerPlugin names it, but no script defines it)" if registered else ""
+            yield Hit(call.offset, f"{key} needs {plugin}, which is not loaded before this tween runs{detail}")
+
+
+def _mode(script) -> str:
+    """When a script runs: "blocking" (during parse), "post" (defer/module, after parse, in order), "async"."""
+    attrs = script.element.attrs
+    is_module = attrs.get("type", "").strip().lower() == "module"
+    has_src = script.src is not None
+    if (is_module or has_src) and "async" in attrs:
+        return "async"
+    if is_module or (has_src and "defer" in attrs):
+        return "post"
+    return "blocking"
+
+
+def _loaded_before(doc: Document, plugin: str, use_offset: int) -> bool:
+    """A script that defines the plugin runs before the script holding the tween (document order and
+    defer/module/async timing), or the same script defines/imports it before the tween."""
+    scripts = sorted(doc.scripts, key=lambda s: s.start)
+    user = next((s for s in reversed(scripts) if s.start <= use_offset), None)
+    if user is None:
+        return any(_defines_plugin(s, plugin) for s in scripts)
+    user_mode = _mode(user)
+    for script in scripts:
+        if script is user:
+            text = script.text
+            prefix = text.encode("utf-8", "surrogatepass")[: max(0, use_offset - script.start)].decode(
+                "utf-8", "ignore"
+            )
+            if re.search(rf"\bimport\b[^;]*\b{plugin}\b", text) or _defines_plugin_text(prefix, plugin):
+                return True
+            break
+        mode = _mode(script)
+        runs_first = mode == "blocking" or (mode == "post" and user_mode == "post")
+        if runs_first and _defines_plugin(script, plugin):
+            return True
+    return False
+
+
+def _defines_plugin(script, plugin: str) -> bool:
+    """Loaded by a <script src> naming it, an import, or an inline definition (bundled/inlined library)."""
+    if script.src:
+        return plugin.lower() in script.src.lower()
+    return _defines_plugin_text(script.text, plugin)
+
+
+def _defines_plugin_text(text: str, plugin: str) -> bool:
+    if plugin not in text:
+        return False
+    pattern = rf"\b(?:const|let|var|class|function)\s+{plugin}\b|\bimport\b[^;]*\b{plugin}\b|inlined:.*{plugin}"
+    return bool(re.search(pattern, text)) or (len(text) > 20000 and "GreenSock" in text)
+
+
+WINDOW_SKIP = {"stagger", "repeat", "keyframes", "yoyo", "overwrite", "repeatDelay"}
+ANIMATION_KEYS_IGNORED = {"duration", "ease", "delay", "immediateRender", "id", "data", "paused", "overwrite"}
+
+
+def _inside_function(node) -> bool:
+    """A call inside a callback or loop body may run many times: its static position means nothing."""
+    while node is not None:
+        if node.type in (
+            "arrow_function",
+            "function_expression",
+            "function_declaration",
+            "for_statement",
+            "for_in_statement",
+            "while_statement",
+            "do_statement",
+            "method_definition",
+        ):
+            return True  # fmt: skip
+        node = node.parent
+    return False
+
+
+def _absolute_windows(doc: Document):
+    """(call, target, start, end, animated keys) for top-level `tl.to/from/fromTo("#literal", {...}, NUMBER)`
+    tweens with a literal duration: the only ones whose window is known without running the script."""
+    for call in _tweens(doc, TWEENS):
+        selector = call.target_selector
+        if selector is None and call.targets is not None and call.targets.node.type == "identifier":
+            selector = call.targets.text  # a const element or proxy object: the same variable is the same target
+        if not call.on_timeline or selector is None or call.position is None:
+            continue
+        start = call.position.literal
+        vars_ = call.vars or {}
+        duration = vars_.get("duration")
+        if not isinstance(start, (int, float)) or isinstance(start, bool) or duration is None:
+            continue
+        if not isinstance(duration.literal, (int, float)) or duration.literal <= 0:
+            continue
+        if WINDOW_SKIP & ({*vars_} | {*(call.from_vars or {})}) or _inside_function(call.args[0].node):
+            continue
+        delay = vars_.get("delay")
+        offset = delay.literal if delay is not None and isinstance(delay.literal, (int, float)) else 0
+        keys = ({*vars_} | {*(call.from_vars or {})}) - ANIMATION_KEYS_IGNORED
+        keys = {k for k in keys if not k.startswith("on")}
+        yield call, selector.strip(), start + offset, start + offset + duration.literal, keys
+
+
+@rule(
+    "overlapping_gsap_tweens",
+    "warning",
+    G,
+    summary="Two tweens on the same target animate the same property over overlapping time.",
+    explanation="""
+Both tweens write the property during the overlap; which one wins depends on creation order, and seeking
+backwards into the overlap (Studio scrubbing, a distributed worker starting mid-way) can land on the other
+one's value. Only tweens whose window is known statically are compared: top-level calls with a literal target
+(or the same variable), an absolute numeric position and a literal duration (no stagger, repeat or keyframes).
+A warning, as upstream: what it protects is scrubbing and cold seeks, not a sequential render.
+""",
+    bad=comp(BOX, js='tl.to("#box", { x: 100, duration: 1 }, 0);\ntl.to("#box", { x: 300, duration: 1 }, 0.5);'),
+    good=comp(BOX, js='tl.to("#box", { x: 100, duration: 0.5 }, 0);\ntl.to("#box", { x: 300, duration: 1 }, 0.5);'),
+    fix_hint='Shorten the earlier tween, move the later one, or add overwrite: "auto".',
+    peer=True,
+)
+def overlapping_gsap_tweens(doc: Document):
+    windows = list(_absolute_windows(doc))
+    for i, (left, target, start, end, keys) in enumerate(windows):
+        for right, target2, start2, end2, keys2 in windows[i + 1 :]:
+            if left.receiver != right.receiver or target != target2:
+                continue
+            shared = sorted(keys & keys2)
+            lo, hi = max(start, start2), min(end, end2)
+            if shared and hi > lo + 1e-9:
+                yield Hit(
+                    right.offset,
+                    f'tweens on "{target}" overlap for {", ".join(shared)} between {lo:.2f}s and {hi:.2f}s',
+                    selector=target,
+                )
+
+
+SIZE_KEYS = {"width", "height", "minWidth", "minHeight", "maxWidth", "maxHeight"}
+
+
+@rule(
+    "gsap_size_tween_reflows",
+    "info",
+    G,
+    summary="A tween animates width/height (layout), not scaleX/scaleY.",
+    explanation="""
+Width and height tweens re-run layout on every frame: the content inside reflows (text re-wraps, flex children
+move) and edges snap to whole pixels, so slow tweens step. It renders, and it is often what a progress bar wants
+(its label must not stretch), so this is advice, not a defect: when the content should not reflow, tween
+scaleX/scaleY (with transformOrigin) instead.
+""",
+    bad=comp(BOX, js='tl.to("#box", { width: 400, duration: 2 }, 0);'),
+    good=comp(BOX, js='tl.to("#box", { scaleX: 2, transformOrigin: "left center", duration: 2 }, 0);'),
+    fix_hint="Tween scaleX/scaleY with transformOrigin when the content should not reflow.",
+)
+def gsap_size_tween_reflows(doc: Document):
+    for call in _tweens(doc, TWEENS):
+        keys = sorted({k for k, _ in _all_vars(call)} & SIZE_KEYS)
+        if keys and not _all_in_layout_subtree_canvas(doc, call):
+            yield Hit(call.offset, f"{call.receiver}.{call.method}() animates {', '.join(keys)} (layout)")
 
 
 @rule(
@@ -345,11 +557,17 @@ def gsap_repeat_refresh_relative_value(doc: Document):
 
 @rule(
     "gsap_timeline_registered_before_async_build",
-    "error",
+    "warning",
     G,
     summary="The timeline is registered synchronously but its tweens are added later in a callback.",
-    explanation="The renderer reads the timeline's duration when it is registered; tweens added afterwards (after "
-    "fonts load, in a promise) are missing or shift timing in render workers.",
+    explanation="""
+The timeline is registered empty and filled later (after `document.fonts.ready`, in a promise). The upstream
+linter calls this an error: a host that nests the sub-composition as soon as the key exists would nest it empty.
+The renderer (hyperframes 0.8.170) did not show that: a mounted sub-composition registered before its
+fonts.ready build renders frame-identical to one registered after it (render case
+`sub_registered_before_fonts_ready_build`). It stays a warning because it depends on the runtime's readiness
+timing — preview and Studio may read the timeline before it is built. Register after the build.
+""",
     bad=comp(BOX, js='document.fonts.ready.then(() => {\n  tl.from("#box", { opacity: 0 }, 0);\n});'),
     good=comp(BOX, js='tl.from("#box", { opacity: 0 }, 0);'),
     fix_hint="Build the timeline synchronously before registering it (load fonts with <link> / @font-face).",
@@ -387,10 +605,10 @@ def gsap_undefined_css_variable(doc: Document):
         declared |= {d.name for d in decls if d.name.startswith("--")}
     for call in _tweens(doc):
         for _key, value in _all_vars(call):
-            if isinstance(value.literal, str):
-                for name in re.findall(r"var\(\s*(--[\w-]+)", value.literal):
+            if isinstance(value.literal, str) and "var(" in value.literal:
+                for name in var_names_without_fallback(value.literal):
                     if name not in declared:
-                        yield Hit(value.offset, f"var({name}) is not declared in any stylesheet")
+                        yield Hit(value.offset, f"var({name}) is not declared in any stylesheet and has no fallback")
 
 
 DOM_MEASURE = re.compile(
@@ -403,9 +621,10 @@ DOM_MEASURE = re.compile(
     "gsap_function_value_hazard",
     "error",
     G,
-    summary="A function-valued tween property measures the DOM.",
+    summary="A function-valued tween property measures the DOM, or treats its index argument as the element.",
     explanation="Function values run when the tween first renders; in a cold render worker that happens at an "
-    "arbitrary seek, after layout may have changed, so each worker computes a different value.",
+    "arbitrary seek, after layout may have changed, so each worker computes a different value. GSAP calls them "
+    "with (index, target, targets): `(el) => el.dataset.x` reads a property of a number and fails.",
     bad=comp(BOX, js='tl.to("#box", { x: () => document.getElementById("box").offsetWidth }, 0);'),
     good=comp(BOX, js='tl.to("#box", { x: 240 }, 0);'),
     fix_hint="Compute the value once, synchronously, before building the timeline, or use a constant.",
@@ -414,12 +633,26 @@ DOM_MEASURE = re.compile(
 def gsap_function_value_hazard(doc: Document):
     for call in _tweens(doc):
         for key, value in _all_vars(call):
-            if key.startswith("on"):
+            if key.startswith("on") or value.node.type not in ("arrow_function", "function_expression", "function"):
                 continue
-            if value.node.type in ("arrow_function", "function_expression", "function") and DOM_MEASURE.search(
-                value.text
-            ):
+            if DOM_MEASURE.search(value.text):
                 yield Hit(value.offset, f"{key}: function value measures the DOM")
+            elif (first := _first_param(value.text)) and re.search(
+                rf"(?<![\w$.]){re.escape(first)}\s*\??\.\s*(?!toFixed\b|toString\b)[A-Za-z_$]", value.text
+            ):
+                yield Hit(
+                    value.offset,
+                    f"{key}: function value treats its first argument `{first}` as the element; GSAP passes "
+                    "(index, target, targets), so it is a number and the property access fails",
+                )
+
+
+_FIRST_PARAM = re.compile(r"^\s*(?:async\s+)?(?:function\b[^(]*)?\(?\s*([A-Za-z_$][\w$]*)")
+
+
+def _first_param(text: str) -> str | None:
+    m = _FIRST_PARAM.match(text)
+    return m.group(1) if m and m.group(1) != "function" else None
 
 
 @rule(
@@ -440,9 +673,51 @@ def gsap_callback_dom_measurement(doc: Document):
             if key.startswith("on") and DOM_MEASURE.search(value.text):
                 yield Hit(value.offset, f"{key} callback measures the DOM on every seek")
     for model in doc.script_models:
+        bodies = None
         for c in model.calls:
             if c.name == "eventCallback" and any(DOM_MEASURE.search(a.text) for a in c.args[1:]):
                 yield Hit(c.offset, "eventCallback measures the DOM on every seek")
+            elif (
+                c.name in ("add", "call")
+                and c.object_text is not None
+                and c.args
+                and c.object_text in ({t.name for t in model.timelines if t.name})
+            ):
+                if bodies is None:  # bounded: brace matching per declaration is quadratic on hostile input
+                    bodies = _function_bodies(model.text) if len(model.text) < 300_000 else {}
+                callback = c.args[0].text
+                if c.args[0].node.type in ("arrow_function", "function_expression", "identifier") and _measures(
+                    callback, bodies, 3
+                ):
+                    yield Hit(
+                        c.offset,
+                        f"{c.object_text}.{c.name}() callback measures the DOM (through the functions it calls)",
+                    )
+
+
+_FUNCTION_DECL = re.compile(r"\bfunction\s+([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*\{")
+_CALLED = re.compile(r"\b([A-Za-z_$][\w$]*)\s*\(")
+
+
+def _function_bodies(text: str) -> dict[str, str]:
+    """`function name(...) { body }` declarations of a script, by name (brace matching; strings not handled)."""
+    out: dict[str, str] = {}
+    for m in _FUNCTION_DECL.finditer(text):
+        depth, i = 1, m.end()
+        while i < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+        out.setdefault(m.group(1), text[m.end() : i])
+    return out
+
+
+def _measures(code: str, bodies: dict[str, str], hops: int, seen: frozenset = frozenset()) -> bool:
+    if DOM_MEASURE.search(code):
+        return True
+    if hops == 0:
+        return False
+    names = {code.strip()} if code.strip() in bodies else set(_CALLED.findall(code))
+    return any(_measures(bodies[n], bodies, hops - 1, seen | {n}) for n in names if n in bodies and n not in seen)
 
 
 @rule(
@@ -451,9 +726,11 @@ def gsap_callback_dom_measurement(doc: Document):
     G,
     summary="gsap.to/from/fromTo is called directly instead of on the composition timeline.",
     explanation="""
-A tween created with `gsap.to(...)` lives on GSAP's global timeline, which runs on the wall clock: the renderer
-never seeks it, so in the video it is either finished or not started. Put every tween on the registered timeline
-(`tl.to(...)`). `gsap.set` for initial state is fine.
+A tween created with `gsap.to(...)` lives on GSAP's global timeline instead of the registered one. One browser
+rendering every frame in order happens to replay it (render case `global_tween_not_on_timeline`: identical with
+1 worker), but a render split between workers — each seeking its chunk cold, as `--workers 2` and distributed
+renders do — shows it at the wrong time: 4 of 8 frames differ with 2 workers. Preview and Studio scrub only the
+registered timeline. Put every tween on it (`tl.to(...)`); `gsap.set` for initial state is fine.
 """,
     bad=comp(BOX, js='gsap.from("#box", { opacity: 0, duration: 1 });'),
     good=comp(BOX, js='tl.from("#box", { opacity: 0, duration: 1 }, 0);'),
@@ -486,3 +763,83 @@ def gsap_target_not_found(doc: Document):
         selector = call.target_selector
         if selector and SIMPLE_SELECTOR.match(selector.strip()) and not tween_targets(doc, call):
             yield Hit(call.targets.offset, f'selector "{selector}" matches no element', selector=selector)
+
+
+FUNCTION_NODES = ("arrow_function", "function_expression", "function_declaration", "method_definition", "function")
+PATH_BODY = '<svg width="320" height="180"><path id="wire" stroke="#fff" fill="none"></path></svg>'
+
+
+def _enclosing_function(node):
+    while node is not None:
+        if node.type in FUNCTION_NODES:
+            return node
+        node = node.parent
+    return None
+
+
+@rule(
+    "svg_measure_before_path_d",
+    "error",
+    G,
+    summary="getTotalLength() on a <path> that has no d attribute yet (and gets none before the measure).",
+    explanation="""
+Chrome returns 0 for the length of a path without geometry, so a stroke-dash draw-on built from that length is
+dead: the line never draws. Render case `svg_measure_before_path_d` (bench/lint_render_cases.py): with d set
+right after the measure the draw-on renders 1 distinct frame of 8 (nothing moves); with d set first, 8 of 8.
+When the only `d` assignment sits in another function (a timeline callback, say), the finding is a warning: it
+depends on which runs first.
+""",
+    bad=comp(
+        PATH_BODY,
+        js='const wire = document.getElementById("wire");\nconst len = wire.getTotalLength();\n'
+        "tl.fromTo(wire, { strokeDashoffset: len }, { strokeDashoffset: 0, duration: 1 }, 0);",
+    ),
+    good=comp(
+        PATH_BODY,
+        js='const wire = document.getElementById("wire");\nwire.setAttribute("d", "M10 90 L300 90");\n'
+        "const len = wire.getTotalLength();\n"
+        "tl.fromTo(wire, { strokeDashoffset: len }, { strokeDashoffset: 0, duration: 1 }, 0);",
+    ),
+    fix_hint="Assign the path's d synchronously before measuring (top level), or author a static d attribute.",
+    peer=True,
+)
+def svg_measure_before_path_d(doc: Document):
+    if any(re.search(r"\bd\s*:\s*path\(", style.text) for style in doc.styles):
+        return  # CSS `d: path(...)` gives the geometry statically
+    for model in doc.script_models:
+        reported: set[str] = set()
+
+        def key(text: str) -> str:  # `stroke` and `document.getElementById("s")` name one element
+            return selector_for_object(doc, text) or text.strip()
+
+        assigns = [  # (element key, offset, enclosing function node or None)
+            (key(c.object_text), c.offset, _enclosing_function(c.args[0].node))
+            for c in model.calls
+            if c.name == "setAttribute" and c.object_text and c.args and c.args[0].literal == "d"
+        ]
+        assigns += [
+            (key(call.targets.text), call.offset, _enclosing_function(call.targets.node))
+            for call in model.gsap_calls
+            if call.targets is not None
+            and (attr := (call.vars or {}).get("attr")) is not None
+            and re.search(r"(?:^|[{,\s])d\s*:", attr.text)
+        ]
+        for c in model.calls:
+            var = c.object_text
+            if c.name != "getTotalLength" or not var or var in reported or var not in model.element_vars:
+                continue
+            targets = elements_matching(doc, model.element_vars[var])
+            if not targets or any(t.tag != "path" or "d" in t.attrs for t in targets):
+                continue
+            same = [a for a in assigns if a[0] == key(var)]
+            if any(off < c.offset and (fn is None or fn.start_byte <= c.offset - model.start < fn.end_byte)
+                   for _v, off, fn in same):  # fmt: skip
+                continue
+            reported.add(var)
+            if any(fn is not None for _v, _o, fn in same):
+                yield Hit(c.offset, f"{var}.getTotalLength() may run before {var}'s d is assigned (only inside "
+                          "another function): the length would be 0", severity="warning")  # fmt: skip
+            elif same:
+                yield Hit(c.offset, f"{var}.getTotalLength() runs before {var}'s d is assigned: the length is 0")
+            else:
+                yield Hit(c.offset, f"{var}.getTotalLength() on a <path> with no d anywhere: the length is 0")

@@ -67,10 +67,12 @@ def _fix_muted(doc: Document, hit: Hit) -> list[Edit]:
 
 @rule(
     "video_muted_with_declared_audio",
-    "error",
+    "warning",
     G,
     summary='A <video> is both muted and data-has-audio="true".',
-    explanation="The two say opposite things; the renderer drops the declared audio.",
+    explanation="The two say opposite things. The renderer follows data-has-audio: an mp4 render of such a clip "
+    "carries its sound (-21 dB mean for a sine test clip), while the browser preview plays it muted — the preview "
+    "and the video disagree. A warning: decide which one you mean.",
     bad=comp(f'<video {V_ATTRS} muted data-has-audio="true" playsinline></video>', assets=(CLIP,)),
     good=comp(f'<video {V_ATTRS} data-has-audio="true" playsinline></video>', assets=(CLIP,)),
     fix_hint='Remove muted if the sound should play, else remove data-has-audio="true".',
@@ -84,11 +86,12 @@ def video_muted_with_declared_audio(doc: Document):
 
 @rule(
     "media_missing_id",
-    "error",
+    "warning",
     G,
     summary="A timed <video>/<audio> has no id.",
-    explanation="The renderer pairs each media element with its decoded frames/samples by id; without one the clip "
-    "renders silent or frozen.",
+    explanation="Studio and the media pipeline address clips by id. hyperframes 0.8.170 renders an id-less timed "
+    "video frame-identical to one with an id (render case `media_missing_id`, bench/lint_render_cases.py), so this "
+    "is a warning: it protects Studio editing and older renderers that paired media with decoded frames by id.",
     bad=comp(
         '<video src="assets/clip.mp4" data-start="0" data-duration="4" data-track-index="0" muted playsinline></video>',
         assets=(CLIP,),
@@ -244,11 +247,12 @@ def _fix_preload(doc: Document, hit: Hit) -> list[Edit]:
 
 @rule(
     "media_crossorigin_breaks_preview",
-    "error",
+    "warning",
     G,
     summary="A crossorigin attribute on a media element.",
     explanation="With crossorigin the browser demands CORS headers the local preview server and many CDNs do not "
-    "send; the media fails to load in preview.",
+    "send; the media fails to load in preview. The render itself is unaffected (bench/lint_render_sweep.py: the "
+    "example renders frame-identical with and without it), so this is a warning that protects the preview.",
     bad=comp(f'<video {V_ATTRS} muted playsinline crossorigin="anonymous"></video>', assets=(CLIP,)),
     good=comp(GOOD_VIDEO, assets=(CLIP,)),
     fix_hint="Remove the crossorigin attribute.",
@@ -339,11 +343,12 @@ def _media_by_selector(doc: Document, text: str) -> list[Element]:
 
 @rule(
     "imperative_media_control",
-    "error",
+    "warning",
     G,
     summary="The script calls play()/pause() or sets currentTime/muted on a managed media element.",
-    explanation="The renderer seeks media to each frame's time; a script that plays or moves it fights the seek "
-    "and desynchronises audio and picture.",
+    explanation="The renderer seeks media to each frame's time and wins: a script setting currentTime at load "
+    "rendered frame-identical to none (render case `imperative_media_control`). What the call breaks is the preview "
+    "and Studio, where it plays or moves the clip out of step with the scrub position.",
     bad=comp(GOOD_VIDEO, js='document.getElementById("v").play();', assets=(CLIP,)),
     good=comp(GOOD_VIDEO, assets=(CLIP,)),
     fix_hint="Delete the call; control timing with data-start / data-media-start / data-playback-rate.",
@@ -583,3 +588,28 @@ def linked_clip_orphan(doc: Document):
     for name, members in groups.items():
         if len(members) == 1:
             yield Hit(members[0].start, f'data-link="{name}" has no partner clip', members[0])
+
+
+@rule(
+    "video_autoplay",
+    "warning",
+    G,
+    summary="A <video> carries autoplay.",
+    explanation="""
+The renderer drives video frames itself (it extracts and seeks them), so `autoplay` changes nothing in the
+render (render case `video_autoplay` in bench/lint_render_cases.py). What it breaks is the preview: opened in a
+browser or Studio, the clip starts playing on the wall clock at load, out of step with the scrub position.
+""",
+    bad=comp(f"<video {V_ATTRS} muted playsinline autoplay></video>", assets=(CLIP,)),
+    good=comp(GOOD_VIDEO, assets=(CLIP,)),
+    fix_hint="Remove autoplay; HyperFrames starts the clip at its data-start.",
+)
+def video_autoplay(doc: Document):
+    for element in media(doc, ("video",)):
+        if "autoplay" in element.attrs:
+            yield Hit(element.attr_spans["autoplay"][0], f"{element.label()} has autoplay", element, fix=element)
+
+
+@video_autoplay.fixer
+def _fix_autoplay(doc: Document, hit: Hit) -> list[Edit]:
+    return [remove_attribute_edit(doc, hit.fix, "autoplay")]

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from urllib.parse import unquote
 
 from skillbox.lint.document import Document, Element
 from skillbox.lint.registry import Hit, rule
-from skillbox.lint.samples import HOST, SUB, comp, composition, project
+from skillbox.lint.samples import HOST, SUB, comp, composition, mp4_bytes, project
 from skillbox.lint.timing import number, resolve_starts
 
 G = "project"
@@ -27,6 +26,8 @@ def local_target(doc: Document, url: str) -> Path | None:
     url = url.strip()
     if not url or REMOTE.match(url):
         return None
+    from urllib.parse import unquote
+
     clean = unquote(url.split("#")[0].split("?")[0])
     if not clean:
         return None
@@ -107,6 +108,52 @@ def texture_mask_asset_not_found(doc: Document):
 
 
 AUDIO = '<audio id="music" src="assets/music.mp3" data-start="0" data-duration="4" data-track-index="3"></audio>'
+
+
+AUDIBLE_VIDEO = (
+    '<video id="talk" src="assets/talk.mp4" data-has-audio="true" playsinline data-start="0" data-duration="2" '
+    'data-track-index="1"></video>'
+)
+
+
+@rule(
+    "video_declared_audio_missing_track",
+    "error",
+    G,
+    summary='A <video data-has-audio="true"> plays a local file that has no audio track.',
+    explanation="""
+`data-has-audio="true"` tells the renderer to extract and mix the clip's sound. When the file has no audio track
+the render fails ("composition asset(s) do not match their authored media element type (expected: audio)";
+render case: a 2 s testsrc clip without audio fails, the same clip with a sine track renders with sound).
+Agents often add the attribute to silence `video_missing_muted`; for a silent clip the answer is `muted`.
+The track kinds are read from the MP4/MOV container (`moov/trak/mdia/hdlr`); other containers use ffprobe when
+it is installed and are skipped otherwise.
+""",
+    bad=project(
+        {"index.html": composition(AUDIBLE_VIDEO), "assets/talk.mp4": mp4_bytes("vide")},
+        AUDIBLE_VIDEO + "\n<!-- assets/talk.mp4 has a video track only -->",
+    ),
+    good=project(
+        {"index.html": composition(AUDIBLE_VIDEO), "assets/talk.mp4": mp4_bytes("vide", "soun")},
+        AUDIBLE_VIDEO + "\n<!-- assets/talk.mp4 has video and audio tracks -->",
+    ),
+    fix_hint="Mark the clip muted (and drop data-has-audio) or use the file that carries the sound.",
+)
+def video_declared_audio_missing_track(doc: Document):
+    for element in doc.elements:
+        if element.tag != "video" or element.attrs.get("data-has-audio", "").lower() != "true":
+            continue
+        if "muted" in element.attrs:
+            continue  # video_muted_with_declared_audio reports the contradiction
+        target = local_target(doc, element.attrs.get("src", ""))
+        if target is None or not target.is_file():
+            continue
+        from skillbox.lint.media_probe import track_kinds
+
+        kinds = track_kinds(target)
+        if kinds is not None and "video" in kinds and "audio" not in kinds:
+            yield Hit(element.start, f"{element.attrs['src']} has no audio track, but the clip declares data-has-audio",
+                      element)  # fmt: skip
 
 
 @rule(

@@ -1,0 +1,100 @@
+"""Runtime adapters: a composition that drives Three.js or Lottie must load the library before using it."""
+
+from __future__ import annotations
+
+import re
+
+from skillbox.lint.document import Document
+from skillbox.lint.registry import Hit, rule
+from skillbox.lint.samples import comp
+
+G = "adapters"
+THREE_USE = re.compile(r"\bTHREE\.")
+THREE_IMPORT = re.compile(r"""\b(?:import|from)\s*[^;\n]*['"][^'"]*three[^'"]*['"]""", re.I)
+LOTTIE_USE = re.compile(r"\blottie\.(?:loadAnimation|setSpeed|play|stop|destroy)\b")
+CANVAS = '<canvas id="scene" width="320" height="180"></canvas>'
+
+
+def _scripts(doc: Document):
+    """The document's scripts and, for a sub-composition, its host page's (one window)."""
+    return [*doc.scripts, *(doc.host_scripts or [])]
+
+
+def _host_unknown(doc: Document) -> bool:
+    return doc.host_scripts is None and (doc.is_subcomposition or doc.root_in_template)
+
+
+def _first_use(doc: Document, pattern: re.Pattern) -> int | None:
+    for script in doc.scripts:
+        if script.src is None and (m := pattern.search(script.text)):
+            return script.start + len(script.text[: m.start()].encode("utf-8", "surrogatepass"))
+    return None
+
+
+@rule(
+    "missing_three_script",
+    "error",
+    G,
+    summary="The script uses THREE.* but no Three.js script, import map or module import loads it.",
+    explanation="""
+`THREE` is undefined, so the script throws a ReferenceError at its first use and stops: the 3D scene is never
+drawn and anything the same script builds after that line (often the timeline registration) never happens.
+Render case `missing_three_script` (bench/lint_render_cases.py): the flagged composition renders the moving
+box frozen.
+""",
+    bad=comp(CANVAS, js="const scene = new THREE.Scene();"),
+    good=comp(
+        CANVAS,
+        head='<script src="https://cdn.jsdelivr.net/npm/three@0.160/build/three.min.js"></script>\n',
+        js="const scene = new THREE.Scene();",
+    ),
+    fix_hint='Load Three.js before the script: <script src=".../three.min.js"></script>, an import map, or an ES '
+    "module import.",
+    peer=True,
+)
+def missing_three_script(doc: Document):
+    if _host_unknown(doc):
+        return
+    offset = _first_use(doc, THREE_USE)
+    if offset is None:
+        return
+    for script in _scripts(doc):
+        if script.src is not None and "three" in script.src.lower():
+            return
+        if script.src is None and (
+            THREE_IMPORT.search(script.text)
+            or (script.element.attrs.get("type") == "importmap" and re.search(r"""["']three["']""", script.text))
+        ):
+            return
+    yield Hit(offset, "THREE is used but no Three.js script is loaded")
+
+
+@rule(
+    "missing_lottie_script",
+    "error",
+    G,
+    summary="The composition uses Lottie (data-lottie-src or lottie.loadAnimation) but no Lottie script is loaded.",
+    explanation="""
+Without lottie-web, `lottie` is undefined: the script throws at `lottie.loadAnimation` and stops, and
+`data-lottie-src` elements stay empty. Same failure shape as render case `missing_three_script`.
+""",
+    bad=comp('<div id="anim"></div>', js='lottie.loadAnimation({ container: document.getElementById("anim") });'),
+    good=comp(
+        '<div id="anim"></div>',
+        head='<script src="https://cdn.jsdelivr.net/npm/lottie-web@5/build/player/lottie.min.js"></script>\n',
+        js='lottie.loadAnimation({ container: document.getElementById("anim") });',
+    ),
+    fix_hint='Add <script src="https://cdn.jsdelivr.net/npm/lottie-web@5/build/player/lottie.min.js"></script> '
+    "before your Lottie code.",
+    peer=True,
+)
+def missing_lottie_script(doc: Document):
+    if _host_unknown(doc):
+        return
+    attr = next((e for e in doc.elements if "data-lottie-src" in e.attrs), None)
+    offset = attr.start if attr is not None else _first_use(doc, LOTTIE_USE)
+    if offset is None:
+        return
+    if any(s.src is not None and "lottie" in s.src.lower() for s in _scripts(doc)):
+        return
+    yield Hit(offset, "Lottie is used but no lottie-web script is loaded", attr)
