@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from skillbox.cli.root import cli
@@ -25,12 +26,16 @@ def test_the_root_group_the_twin_and_the_mcp_tools_print_the_same_line(tmp_path)
     assert clicked.stderr.strip() == want
 
     from skillbox.graph.server import _safe as graph_tool
+    from skillbox.mcp_server import tool_error_class
     from skillbox.mem.server import _safe as mem_tool
 
     def fail():
         raise err
 
-    assert graph_tool(fail) == mem_tool(fail) == want
+    assert graph_tool(fail) == want  # the graph tools answer with the line
+    with pytest.raises(tool_error_class()) as raised:  # memory's semantic errors are tool errors (isError=true)
+        mem_tool(fail)
+    assert str(raised.value) == want
 
     # the click-free twin of `graph build` (a real process: the twin runs before click is imported)
     proc = subprocess.run(

@@ -35,3 +35,14 @@ def text_tool(server, **options):
     if "structured_output" in inspect.signature(server.tool).parameters:
         options.setdefault("structured_output", False)
     return server.tool(**options)
+
+
+def guarded(fn, *args):
+    """Run a tool body: our user errors (an unknown node, a missing graph, a negative limit, a bad date) become a
+    one-line result with isError=true, so the client can tell a failed call from an answer; never a traceback."""
+    from skillbox.errors import SkillboxError, error_line
+
+    try:
+        return fn(*args)
+    except SkillboxError as err:
+        raise tool_error_class()(error_line(err)) from None

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import click
 
+from skillbox.cli.lint_fast import LINT
+from skillbox.cli.option_table import click_params
 from skillbox.errors import UsageError
-
-FORMATS = ("text", "json", "sarif")
 
 
 class PathsOrSubcommand(click.Group):
@@ -41,14 +41,7 @@ def lint() -> None:
 
 
 @lint.command("paths", hidden=True)
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True, help="Output format.")
-@click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
-@click.option("--fix", is_flag=True, help="Apply the safe autofixes in place (other bytes are preserved).")
-@click.option("--diff", is_flag=True, help="With --fix: print the changes as a unified diff, write nothing.")
-@click.option("--select", help="Comma-separated rule codes or groups to run (default: all).")
-@click.option("--ignore", help="Comma-separated rule codes or groups to skip.")
-@click.option("--no-config", is_flag=True, help="Ignore [tool.skillbox.lint] / skillbox.toml settings.")
+@click_params(LINT)
 def lint_paths_command(paths, fmt, as_json, fix, diff, select, ignore, no_config) -> None:
     """Lint composition files or project folders (index.html + compositions/**).
 
@@ -65,7 +58,7 @@ def lint_paths_command(paths, fmt, as_json, fix, diff, select, ignore, no_config
         raise UsageError("--diff only makes sense with --fix")
     if as_json:
         fmt = "json"
-    paths = list(paths) or [Path(".")]
+    paths = [Path(p) for p in paths] or [Path(".")]
     selection = selection_for(paths, select, ignore, no_config)
     if fix:
         from skillbox.lint.fix import fix_paths

@@ -11,12 +11,25 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from skillbox.cli.fast_path import debugging, echo, failed, scan
+from skillbox.cli.fast_path import debugging, echo, failed
+from skillbox.cli.option_table import Argument, Option, OptionTable, parse_plain
 
-VALUE_OPTIONS = {"--format": "fmt", "--select": "select", "--ignore": "ignore"}
-FLAG_OPTIONS = {"--json": "as_json", "--no-config": "no_config"}
 FORMATS = ("text", "json", "sarif")
 SUBCOMMANDS = ("rules", "explain", "paths")
+# The command's one option table: `cli/lint.py::lint_paths_command` is made from it, and `main` reads the plain
+# forms with it (`--fix`/`--diff` go to click, which owns the writing path).
+LINT = OptionTable(
+    arguments=(Argument("paths", many=True),),
+    options=(
+        Option("--format", "fmt", "Output format.", kind="choice", choices=FORMATS, default="text", show_default=True),
+        Option("--json", "as_json", "Same as --format json.", kind="flag"),
+        Option("--fix", "fix", "Apply the safe autofixes in place (other bytes are preserved).", kind="flag"),
+        Option("--diff", "diff", "With --fix: print the changes as a unified diff, write nothing.", kind="flag"),
+        Option("--select", "select", "Comma-separated rule codes or groups to run (default: all)."),
+        Option("--ignore", "ignore", "Comma-separated rule codes or groups to skip."),
+        Option("--no-config", "no_config", "Ignore [tool.skillbox.lint] / skillbox.toml settings.", kind="flag"),
+    ),
+)
 
 
 def _codes(value: str | None) -> set[str] | None:
@@ -59,17 +72,11 @@ def main(args: list[str]) -> int | None:
     """Run `skillbox lint ARGS`; None means "not handled here, use click"."""
     if debugging() or (args and args[0] in SUBCOMMANDS):
         return None
-    scanned = scan(args, VALUE_OPTIONS, FLAG_OPTIONS)
-    if scanned is None:
+    params = parse_plain(LINT, args)
+    if params is None or params["fix"] or params["diff"]:
         return None
-    positionals, pairs = scanned
-    params = {"fmt": "text", "select": None, "ignore": None, "as_json": False, "no_config": False}
-    for option, value in pairs:
-        params[VALUE_OPTIONS.get(option) or FLAG_OPTIONS[option]] = value
-    if params["fmt"] not in FORMATS:
-        return None  # click reports the bad choice
     fmt = "json" if params["as_json"] else params["fmt"]
-    paths = [Path(p) for p in positionals] or [Path(".")]
+    paths = [Path(p) for p in params["paths"]] or [Path(".")]
     from skillbox.errors import SkillboxError
     from skillbox.lint.engine import lint_paths
 

@@ -33,9 +33,21 @@ class Argument:
 
 class Option:
     """An option with one spelling (`flag`, e.g. "--limit"). `kind`: "text", "int" (bounded by `min`/`max`),
-    "flag", or "folder" (click.Path(file_okay=False): must not be an existing file)."""
+    "flag", "folder" (click.Path(file_okay=False): must not be an existing file) or "choice" (one of `choices`)."""
 
-    __slots__ = ("default", "dest", "flag", "help", "kind", "max", "metavar", "min", "multiple", "show_default")
+    __slots__ = (
+        "choices",
+        "default",
+        "dest",
+        "flag",
+        "help",
+        "kind",
+        "max",
+        "metavar",
+        "min",
+        "multiple",
+        "show_default",
+    )
 
     def __init__(
         self,
@@ -50,8 +62,10 @@ class Option:
         metavar: str | None = None,
         min: int | None = None,
         max: int | None = None,
+        choices: tuple[str, ...] = (),
     ):
         self.flag, self.dest, self.help, self.kind, self.multiple = flag, dest, help, kind, multiple
+        self.choices = choices
         self.default, self.show_default, self.metavar, self.min, self.max = default, show_default, metavar, min, max
 
 
@@ -122,6 +136,8 @@ def _convert(opt: Option, value: str):
         return number if low <= number <= high else None
     if opt.kind == "folder" and (not value or os.path.isfile(value)):
         return None  # click explains that it must be a folder
+    if opt.kind == "choice" and value not in opt.choices:
+        return None  # click lists the choices
     return value
 
 
@@ -172,6 +188,8 @@ def _click_option_kwargs(click, opt: Option) -> dict:
         kwargs["type"] = click.IntRange(min=opt.min, max=opt.max)
     elif opt.kind == "folder":
         kwargs["type"] = click.Path(file_okay=False, path_type=str)
+    elif opt.kind == "choice":
+        kwargs["type"] = click.Choice(opt.choices)
     return kwargs
 
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import json
 
-from skillbox.errors import SkillboxError, error_line
-from skillbox.mcp_server import server_class, text_tool, tool_error_class
+from skillbox.mcp_server import guarded, server_class, text_tool
 
 INSTRUCTIONS = (
     "Persistent memory of past Claude Code sessions in this machine's projects. Workflow: call `search` for a "
@@ -68,10 +67,7 @@ def tool_get_observations(ids: list[str]) -> str:
 def _safe(fn, *args) -> str:
     """Our user errors (a negative limit, a bad date, an unknown id) become a one-line tool result with
     isError=true — the client must be able to tell a failed call from an answer — never a traceback."""
-    try:
-        return fn(*args)
-    except SkillboxError as err:
-        raise tool_error_class()(error_line(err)) from None
+    return guarded(fn, *args)
 
 
 def build_server():
