@@ -1,0 +1,141 @@
+"""An install that is stopped midway, a private or symlinked config, folders the user made: what the user's files
+look like afterwards (modes and links included, see conftest.snapshot)."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+
+from skillbox import atomic
+from skillbox.install import engine
+from tests.install.conftest import folders, snapshot
+from tests.install.test_install import install, uninstall
+
+CODEX = '# mine\nmodel = "gpt-5"\n\n[mcp_servers.other]\ncommand = "other-mcp"\n'
+
+
+def _codex_config(sandbox, text=CODEX, mode=0o644):
+    config = sandbox["home"] / ".codex" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(text)
+    config.chmod(mode)
+    return config
+
+
+def _interrupt_at(monkeypatch, target, failure=KeyboardInterrupt):
+    """Make the write of `target` raise `failure` (after the writes before it went through)."""
+    real = atomic.atomic_write
+
+    def write(path, data, **kw):
+        if os.path.realpath(path) == os.path.realpath(target):
+            raise failure()
+        return real(path, data, **kw)
+
+    monkeypatch.setattr(engine.atomic, "atomic_write", write)
+
+
+@pytest.mark.parametrize("failure", [KeyboardInterrupt, RuntimeError, PermissionError])
+def test_an_install_stopped_at_a_config_edit_is_rolled_back(sandbox, monkeypatch, failure):
+    """Gemini writes settings.json (MCP + hooks) after copying every skill: stop it there."""
+    settings = sandbox["home"] / ".gemini" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{"theme": "dark"}\n')
+    before, dirs_before = snapshot(sandbox["home"].parent), folders(sandbox["home"].parent)
+    _interrupt_at(monkeypatch, settings, failure)
+    with pytest.raises((failure, engine.InstallError)):
+        install(sandbox, "gemini", "user")
+    assert snapshot(sandbox["home"].parent) == before
+    assert folders(sandbox["home"].parent) == dirs_before
+
+
+def _killed_install(sandbox, monkeypatch):
+    """An install killed (no rollback runs) after the codex MCP config was written, before the hooks file."""
+    config = _codex_config(sandbox)
+    before, dirs_before = snapshot(sandbox["home"].parent), folders(sandbox["home"].parent)
+    hooks = sandbox["home"] / ".codex" / "hooks.json"
+    _interrupt_at(monkeypatch, hooks)
+    monkeypatch.setattr(engine, "_roll_back", lambda done, made: None)
+    with pytest.raises(KeyboardInterrupt):
+        install(sandbox, "codex", "user")
+    monkeypatch.undo()
+    assert "skillbox-mem" in config.read_text()  # the half-done state a killed process leaves
+    record = engine.read_record(
+        engine.record_dir(engine.get_platform("codex"), "user", sandbox["home"], sandbox["env"])
+    )
+    assert record["state"] == "pending"
+    return before, dirs_before
+
+
+def test_a_killed_install_is_undone_by_uninstall(sandbox, monkeypatch):
+    before, dirs_before = _killed_install(sandbox, monkeypatch)
+    plan, _ = uninstall(sandbox, "codex", "user")
+    assert any("interrupted" in note for note in plan.notes)
+    assert snapshot(sandbox["home"].parent) == before
+    assert folders(sandbox["home"].parent) == dirs_before
+
+
+def test_a_killed_install_is_finished_by_the_next_install(sandbox, monkeypatch):
+    before, dirs_before = _killed_install(sandbox, monkeypatch)
+    plan, _ = install(sandbox, "codex", "user")
+    assert any("interrupted" in note for note in plan.notes)
+    assert (sandbox["home"] / ".codex" / "hooks.json").is_file()
+    assert "state" not in engine.read_record(plan.record_dir)
+    _plan, done = install(sandbox, "codex", "user")
+    assert done == []
+    uninstall(sandbox, "codex", "user")
+    assert snapshot(sandbox["home"].parent) == before
+    assert folders(sandbox["home"].parent) == dirs_before
+
+
+def test_a_private_config_stays_private_and_so_does_its_backup(sandbox):
+    config = _codex_config(sandbox, mode=0o600)
+    before = snapshot(sandbox["home"].parent)
+    plan, _ = install(sandbox, "codex", "user")
+    assert stat.S_IMODE(config.stat().st_mode) == 0o600
+    record_files = [p for p in plan.record_dir.iterdir()]
+    assert record_files and all(stat.S_IMODE(p.stat().st_mode) == 0o600 for p in record_files)
+    uninstall(sandbox, "codex", "user")
+    assert snapshot(sandbox["home"].parent) == before
+
+
+def test_a_symlinked_config_is_edited_through_the_link_and_restored_there(sandbox):
+    real = sandbox["home"] / "dots" / "config.toml"
+    real.parent.mkdir()
+    real.write_text(CODEX)
+    link = sandbox["home"] / ".codex" / "config.toml"
+    link.parent.mkdir()
+    link.symlink_to("../dots/config.toml")
+    before = snapshot(sandbox["home"].parent)
+    install(sandbox, "codex", "user")
+    assert link.is_symlink() and "skillbox-graph" in real.read_text()
+    uninstall(sandbox, "codex", "user")
+    assert snapshot(sandbox["home"].parent) == before
+
+
+def test_a_failed_rename_leaves_no_temporary_file(sandbox, monkeypatch):
+    config = _codex_config(sandbox)
+    before = snapshot(sandbox["home"].parent)
+    real = os.replace
+
+    def replace(src, dst):
+        if os.path.basename(dst) == "config.toml":
+            raise OSError(28, "No space left on device", str(dst))
+        return real(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace)
+    with pytest.raises(engine.InstallError, match="nothing was changed"):
+        install(sandbox, "codex", "user")
+    monkeypatch.undo()
+    assert snapshot(sandbox["home"].parent) == before
+    assert config.read_text() == CODEX
+
+
+def test_uninstall_keeps_an_empty_folder_the_user_made(sandbox):
+    install(sandbox, "cursor", "user")
+    mine = sandbox["home"] / ".cursor" / "skills" / "my-own-skill"
+    mine.mkdir()
+    uninstall(sandbox, "cursor", "user")
+    assert mine.is_dir()
+    assert not (sandbox["home"] / ".cursor" / "skills" / "code-graph").exists()
