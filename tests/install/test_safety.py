@@ -139,3 +139,80 @@ def test_uninstall_keeps_an_empty_folder_the_user_made(sandbox):
     uninstall(sandbox, "cursor", "user")
     assert mine.is_dir()
     assert not (sandbox["home"] / ".cursor" / "skills" / "code-graph").exists()
+
+
+def test_an_inline_mcp_servers_table_is_merged_into_and_restored(sandbox):
+    config = _codex_config(sandbox, 'mcp_servers = { other = { command = "x" } }\nmodel = "gpt-5"\n')
+    before = snapshot(sandbox["home"].parent)
+    install(sandbox, "codex", "user")
+    import tomllib
+
+    servers = tomllib.loads(config.read_text())["mcp_servers"]
+    assert sorted(servers) == ["other", "skillbox-graph", "skillbox-mem"]
+    assert servers["skillbox-mem"]["args"] == ["mem", "mcp"]
+    uninstall(sandbox, "codex", "user")
+    assert snapshot(sandbox["home"].parent) == before
+
+
+def test_a_config_key_of_the_wrong_type_is_one_line_naming_the_file(sandbox):
+    from tests.install.test_install import REPO, run
+
+    config = _codex_config(sandbox, "mcp_servers = 3\n")
+    before = snapshot(sandbox["home"].parent)
+    done = run(["install", "--platform", "codex", "--user", "--source", str(REPO)], sandbox)
+    assert done.returncode == 1
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith(f"Error: {config}: ") and "nothing was written" in line
+    assert snapshot(sandbox["home"].parent) == before
+
+
+def test_a_users_own_skillbox_mem_server_is_replaced_with_a_note_and_put_back(sandbox):
+    mine = '[mcp_servers.skillbox-mem]\ncommand = "my-fork"\nargs = ["mcp"]\n'
+    config = _codex_config(sandbox, mine)
+    plan, _ = install(sandbox, "codex", "user")
+    assert "my-fork" not in config.read_text()
+    (note,) = [n for n in plan.notes if "skillbox-mem" in n]
+    assert str(config) in note and "uninstall puts yours back" in note
+    _plan, done = install(sandbox, "codex", "user")
+    assert done == []
+    uninstall(sandbox, "codex", "user")
+    assert config.read_text() == mine
+
+
+def test_install_records_stay_put_whatever_the_memory_home(sandbox, tmp_path):
+    """The plugin-data variables differ between a terminal, the agent's Bash tool and a hook: an install made
+    from one must be found by an uninstall from another."""
+    before = snapshot(sandbox["home"].parent)
+    sandbox["env"]["CLAUDE_PLUGIN_DATA"] = str(tmp_path / "plugin-data-a")
+    install(sandbox, "cursor", "user")
+    assert (sandbox["home"] / ".skillbox" / "installs").is_dir()
+    sandbox["env"].pop("CLAUDE_PLUGIN_DATA")
+    sandbox["env"]["SKILLBOX_PLUGIN_DATA"] = str(tmp_path / "plugin-data-b")
+    uninstall(sandbox, "cursor", "user")
+    assert snapshot(sandbox["home"].parent) == before
+    assert not (tmp_path / "plugin-data-a").exists()
+
+
+def test_project_install_warns_about_machine_paths_and_counts_read_well(sandbox):
+    from tests.install.test_install import REPO, run
+
+    done = run(["install", "--platform", "cursor", "--project", "--source", str(REPO)], sandbox)
+    assert done.returncode == 0, done.stderr
+    (line,) = [line for line in done.stdout.splitlines() if "absolute paths" in line]
+    assert ".cursor/mcp.json" in line and "before committing" in line
+    count = len(list((REPO / "skills").glob("*/SKILL.md")))
+    assert f"({count} skills)" in done.stdout
+    (skills,) = [line for line in done.stdout.splitlines() if line.strip().startswith("skills:")]
+    assert skills.strip().startswith("skills: create ") and " files in " in skills
+    done = run(["uninstall", "--platform", "cursor", "--project", "--dry-run"], sandbox)
+    assert "skills: would delete " in done.stdout
+
+
+def test_the_platforms_doc_does_not_hard_code_a_skill_count():
+    import re
+
+    from tests.install.test_install import REPO
+
+    text = (REPO / "docs" / "platforms.md").read_text()
+    count = len(list((REPO / "skills").glob("*/SKILL.md")))
+    assert all(int(n) == count for n in re.findall(r"all (\d+) skills", text))

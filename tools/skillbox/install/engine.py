@@ -102,10 +102,15 @@ def resolve(location, scope: str, root: Path, env: dict[str, str]) -> Path | Non
     return root / rel
 
 
-def skillbox_home(env: dict[str, str]) -> Path:
-    for name in ("SKILLBOX_HOME", "CLAUDE_PLUGIN_DATA"):
-        if env.get(name, "").strip():
-            return Path(env[name]).expanduser()
+def records_home(env: dict[str, str]) -> Path:
+    """Where install records live: `$SKILLBOX_HOME`, else `~/.skillbox` — pinned on purpose, NOT the memory
+    home's rule (skillbox.mem.settings.locate_home). That rule follows $CLAUDE_PLUGIN_DATA /
+    $SKILLBOX_PLUGIN_DATA / the ~/.skillbox/plugin-data pointer, which differ between a terminal, the agent's Bash
+    tool and a hook, move with plugin versions and vanish when the Claude plugin is removed; an install record must
+    be found by the uninstall that runs later from any of those, or it cannot restore the user's configs."""
+    value = env.get("SKILLBOX_HOME", "").strip()
+    if value:
+        return Path(value).expanduser()
     return Path(env.get("HOME") or Path.home()) / ".skillbox"
 
 
@@ -201,7 +206,8 @@ def remove_owned(doc: Any, owned: Owned, fmt: str) -> None:
         for key in keys:
             previous = owned.previous.get(f"{dotted}\x00{key}")
             if previous is not None:
-                table[key] = configfile.to_toml_value(previous) if fmt == "toml" else previous
+                inline = fmt == "toml" and configfile.is_inline(table)
+                table[key] = configfile.to_toml_value(previous, inline=inline) if fmt == "toml" else previous
             elif key in table:
                 del table[key]
         configfile.prune(doc, path)
@@ -234,7 +240,8 @@ def add_owned(doc: Any, platform: Platform, roles: set[str], launcher: list[str]
         for name, entry in mcp_entries(platform, launcher).items():
             if name in table:
                 owned.previous[f"{dotted}\x00{name}"] = _plain(table[name])
-            table[name] = configfile.to_toml_value(entry) if fmt == "toml" else entry
+            inline = fmt == "toml" and configfile.is_inline(table)
+            table[name] = configfile.to_toml_value(entry, inline=inline) if fmt == "toml" else entry
             owned.tables.setdefault(dotted, []).append(name)
         flag = platform.hooks.feature_flag if platform.hooks else None
         if flag and "flags" in roles:
@@ -268,7 +275,7 @@ def add_owned(doc: Any, platform: Platform, roles: set[str], launcher: list[str]
 
 def record_dir(platform: Platform, scope: str, root: Path, env: dict[str, str]) -> Path:
     digest = hashlib.sha256(str(root).encode()).hexdigest()[:12]
-    return skillbox_home(env) / "installs" / f"{platform.name}-{scope}-{digest}"
+    return records_home(env) / "installs" / f"{platform.name}-{scope}-{digest}"
 
 
 def read_record(path: Path) -> dict | None:
@@ -433,10 +440,22 @@ def plan_install(
         if roles == {"hooks"} and platform.hooks.style == "copilot" and before is not None and not old:
             raise InstallError(f"{path} exists and is not skillbox's; nothing was changed", hint="move it away")
         doc = configfile.load(path, fmt, before)
-        if old:  # a re-install: start from the file without our earlier entries
-            remove_owned(doc, Owned.from_json(old["owned"]), fmt)
-        owned = add_owned(doc, platform, roles, launcher, fmt)
-        after = configfile.dump(doc, fmt)
+        try:
+            if old:  # a re-install: start from the file without our earlier entries
+                remove_owned(doc, Owned.from_json(old["owned"]), fmt)
+            owned = add_owned(doc, platform, roles, launcher, fmt)
+            after = configfile.dump(doc, fmt)
+        except InvalidInputError as err:  # a key of the wrong type ('mcp_servers' is not a table): name the file
+            raise InvalidInputError(f"{path}: {err}", hint=err.hint) from None
+        except (ValueError, TypeError, KeyError) as err:  # a shape tomlkit cannot merge into: never a traceback
+            raise InvalidInputError(
+                f"{path}: cannot add skillbox's entries to it ({err}); nothing was written"
+            ) from None
+        for key in owned.previous:
+            plan.notes.append(
+                f"{path} had its own '{key.split(chr(0))[1]}' server: replaced by skillbox's, kept in the install "
+                "record; uninstall puts yours back"
+            )
         if before is not None and configfile.load(path, fmt, after) == configfile.load(path, fmt, before):
             after = before  # same content: leave the user's formatting alone
         entry = {"format": fmt, "owned": owned.as_json(), "written": _sha(after)}
@@ -459,6 +478,13 @@ def plan_install(
         created += [d for d in _missing_dirs(path) if d not in created]
         plan.changes.append(FileChange(path, before, after, "hooks" if roles == {"hooks"} else "config"))
 
+    if scope == "project":
+        written = [str(c.path.relative_to(root)) for c in plan.real_changes() if c.role in ("config", "hooks")]
+        if written:
+            plan.notes.append(
+                f"{', '.join(written)} now hold{'s' if len(written) == 1 else ''} this machine's absolute paths "
+                f"({launcher[0]}): review before committing, or add to .gitignore"
+            )
     record_path = rdir / "record.json"
     record_bytes = (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode()
     if any(c.action != "unchanged" for c in plan.changes) or not previous or previous.get("state") == "pending":
