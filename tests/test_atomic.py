@@ -92,3 +92,25 @@ def test_the_viewer_leaves_no_temporary_file_when_its_write_fails(tmp_path):
     write_html(graph, detect_communities(graph, {}), tmp_path / "ok.html")
     assert (tmp_path / "ok.html").read_bytes().startswith(b"<!")
     assert not any(name.startswith(".") for name in os.listdir(tmp_path))
+
+
+def test_mem_export_under_umask_077_gives_a_private_file_and_keeps_an_existing_mode(tmp_path):
+    """Exported memory can hold private notes: under umask 077 the file is 0600, as a plain `open` gives."""
+    import subprocess
+    import sys
+
+    env = {**os.environ, "SKILLBOX_HOME": str(tmp_path / "home"), "HOME": str(tmp_path)}
+    out = tmp_path / "memory.jsonl"
+
+    def export():
+        done = subprocess.run(
+            [sys.executable, "-m", "skillbox", "mem", "export", str(out)],
+            env=env, capture_output=True, text=True, timeout=120, preexec_fn=lambda: os.umask(0o077),
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+
+    export()
+    assert oct(out.stat().st_mode & 0o777) == oct(0o600)
+    out.chmod(0o640)
+    export()
+    assert oct(out.stat().st_mode & 0o777) == oct(0o640)
