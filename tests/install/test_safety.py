@@ -216,3 +216,24 @@ def test_the_platforms_doc_does_not_hard_code_a_skill_count():
     text = (REPO / "docs" / "platforms.md").read_text()
     count = len(list((REPO / "skills").glob("*/SKILL.md")))
     assert all(int(n) == count for n in re.findall(r"all (\d+) skills", text))
+
+
+def test_an_uninstall_stopped_midway_is_rolled_back_and_can_run_again(sandbox, monkeypatch):
+    _codex_config(sandbox)
+    before = snapshot(sandbox["home"].parent)
+    install(sandbox, "codex", "user")
+    installed = snapshot(sandbox["home"].parent)
+    real_unlink = os.unlink
+
+    def unlink(path, *a, **kw):  # Ctrl-C as uninstall deletes the hooks file (after the config was restored)
+        if os.path.basename(path) == "hooks.json":
+            raise KeyboardInterrupt
+        return real_unlink(path, *a, **kw)
+
+    monkeypatch.setattr(os, "unlink", unlink)
+    with pytest.raises(KeyboardInterrupt):
+        uninstall(sandbox, "codex", "user")
+    monkeypatch.undo()
+    assert snapshot(sandbox["home"].parent) == installed
+    uninstall(sandbox, "codex", "user")
+    assert snapshot(sandbox["home"].parent) == before
