@@ -482,7 +482,7 @@ def plan_install(
         written = [str(c.path.relative_to(root)) for c in plan.real_changes() if c.role in ("config", "hooks")]
         if written:
             plan.notes.append(
-                f"{', '.join(written)} now hold{'s' if len(written) == 1 else ''} this machine's absolute paths "
+                f"{', '.join(written)}: written with this machine's absolute paths "
                 f"({launcher[0]}): review before committing, or add to .gitignore"
             )
     record_path = rdir / "record.json"
