@@ -22,9 +22,18 @@ def sandbox(tmp_path: Path) -> dict:
     return {"home": home, "project": project, "env": env}
 
 
-def snapshot(folder: Path) -> dict[str, bytes]:
-    """Every file under `folder` (relative path -> bytes): what "left as it was" is compared with."""
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+def snapshot(folder: Path) -> dict[str, tuple]:
+    """Every file and link under `folder` (relative path -> (mode, bytes) or ("link", target)): what "left as it
+    was" is compared with. Modes and links count: a private config turned world-readable, or a symlinked config
+    replaced by a plain copy, is not "as it was"."""
+    state = {}
+    for path in sorted(folder.rglob("*")):
+        rel = str(path.relative_to(folder))
+        if path.is_symlink():
+            state[rel] = ("link", os.readlink(path))
+        elif path.is_file():
+            state[rel] = (oct(path.stat().st_mode & 0o7777), path.read_bytes())
+    return state
 
 
 def folders(folder: Path) -> set[str]:

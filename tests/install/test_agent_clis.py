@@ -95,6 +95,26 @@ def test_codex_lists_both_servers_then_none(home, tmp_path):
     assert json.loads(agent(codex, "mcp", "list", "--json", home=home, cwd=tmp_path, stdout_only=True)) == []
 
 
+def test_codex_reads_servers_merged_into_an_inline_table_through_a_symlinked_config(home, tmp_path):
+    """A dotfiles-style ~/.codex/config.toml -> ../dots/config.toml holding `mcp_servers = { ... }`: Codex itself
+    must list the user's server and both of ours, and the link must survive install and uninstall."""
+    codex = agent_binary("codex")
+    real = home / "dots" / "config.toml"
+    real.parent.mkdir()
+    original = 'mcp_servers = { other = { command = "other-mcp", args = [] } }\n'
+    real.write_text(original)
+    (home / ".codex").mkdir()
+    (home / ".codex" / "config.toml").symlink_to("../dots/config.toml")
+    skillbox("install", "--platform", "codex", "--user", home=home)
+    listing = agent(codex, "mcp", "list", "--json", home=home, cwd=tmp_path, stdout_only=True)
+    assert {row["name"] for row in json.loads(listing)} == {"other", "skillbox-graph", "skillbox-mem"}
+    assert (home / ".codex" / "config.toml").is_symlink()
+    skillbox("uninstall", "--platform", "codex", "--user", home=home)
+    assert (home / ".codex" / "config.toml").is_symlink() and real.read_text() == original
+    listing = agent(codex, "mcp", "list", "--json", home=home, cwd=tmp_path, stdout_only=True)
+    assert {row["name"] for row in json.loads(listing)} == {"other"}
+
+
 def test_gemini_lists_the_servers_and_every_skill_once(home, tmp_path):
     gemini = agent_binary("gemini")
     skillbox("install", "--platform", "gemini", "--user", home=home)

@@ -60,8 +60,8 @@ def _report(plan, done_or_planned, *, dry_run: bool, as_json: bool, verb: str) -
         counts = {}
         for change in skills:
             counts[change.action] = counts.get(change.action, 0) + 1
-        summary = ", ".join(f"{n} {action}" for action, n in sorted(counts.items()))
-        click.echo(f"  skills: {would}{summary} files in {_shown(Path(folder))}"
+        summary = ", ".join(f"{action} {n} file{'s' if n != 1 else ''}" for action, n in sorted(counts.items()))
+        click.echo(f"  skills: {would}{summary} in {_shown(Path(folder))}"
                    + (f" ({len(names)} skills)" if names else ""))  # fmt: skip
     for change in changes:
         if change.role != "skill":

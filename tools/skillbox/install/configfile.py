@@ -87,8 +87,16 @@ def get_path(doc: Any, path: tuple[str, ...]) -> Any:
     return node
 
 
+def is_inline(node: Any) -> bool:
+    """True for a TOML inline table (`mcp_servers = { other = {...} }`): it can hold only inline tables."""
+    from tomlkit.items import InlineTable
+
+    return isinstance(node, InlineTable)
+
+
 def ensure_table(doc: Any, path: tuple[str, ...], fmt: str) -> Any:
-    """The table at `path`, created (as a TOML super-table where possible) when missing."""
+    """The table at `path`, created (as a TOML super-table where possible, inline inside an inline table) when
+    missing."""
     node = doc
     for depth, key in enumerate(path):
         child = node.get(key)
@@ -96,7 +104,10 @@ def ensure_table(doc: Any, path: tuple[str, ...], fmt: str) -> Any:
             if fmt == "toml":
                 import tomlkit
 
-                child = tomlkit.table(is_super_table=depth < len(path) - 1 or len(path) == 1)
+                if is_inline(node):
+                    child = tomlkit.inline_table()
+                else:
+                    child = tomlkit.table(is_super_table=depth < len(path) - 1 or len(path) == 1)
             else:
                 child = {}
             node[key] = child
@@ -107,12 +118,13 @@ def ensure_table(doc: Any, path: tuple[str, ...], fmt: str) -> Any:
     return node
 
 
-def to_toml_value(value: Any) -> Any:
-    """A plain dict entry as a tomlkit table (so it renders as [a.b] with key = value lines)."""
+def to_toml_value(value: Any, *, inline: bool = False) -> Any:
+    """A plain dict entry as a tomlkit table (so it renders as [a.b] with key = value lines), or as an inline
+    table when it goes into one (the user wrote `mcp_servers = { ... }`: we merge in their style)."""
     import tomlkit
 
     if isinstance(value, dict):
-        table = tomlkit.table()
+        table = tomlkit.inline_table() if inline else tomlkit.table()
         for key, item in value.items():
             table[key] = item
         return table

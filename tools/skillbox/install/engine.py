@@ -2,7 +2,11 @@
 
 `plan_install` and `plan_uninstall` compute every file change first (nothing touches the disk), `apply` then
 writes them all or none: each target is checked for write permission before the first write, each file is
-replaced atomically (temp file + rename), and a failure midway puts back what was already written.
+replaced atomically through skillbox.atomic (temp file + rename; a symlinked config is written through to its
+target and stays a link; an existing file keeps its mode), and a failure midway — any exception, Ctrl-C included —
+puts back what was already written. The backups and a "pending" install record are written before the first
+edit of a user's file, so even a killed process leaves a record: the next install finishes it, the next uninstall
+undoes it.
 
 What makes uninstall exact is the install record, kept outside the user's folders in
 `$SKILLBOX_HOME/installs/<platform>-<scope>-<id>/`: the original bytes of every config file we changed (the
@@ -25,12 +29,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from skillbox import atomic
 from skillbox.errors import InvalidInputError, SkillboxError, UsageError
 from skillbox.install import configfile
 from skillbox.install.platforms import MCP_SERVERS, PLATFORMS, Platform, known
 
 SKIP_PARTS = {"__pycache__", ".DS_Store"}
 RECORD_VERSION = 1
+PRIVATE = 0o600  # backups and records: a copy of a private config must not be readable by others
 
 
 class InstallError(SkillboxError):
@@ -43,7 +49,7 @@ class FileChange:
     before: bytes | None  # None: the file does not exist
     after: bytes | None  # None: delete it
     role: str  # skill | mcp | hooks | config | record
-    mode: int | None = None
+    mode: int | None = None  # None: keep the existing file's mode (a new one gets 0o666 & ~umask)
 
     @property
     def action(self) -> str:
@@ -64,6 +70,7 @@ class Plan:
     notes: list[str] = field(default_factory=list)
     remove_dirs: list[Path] = field(default_factory=list)  # folders we made, dropped once empty (uninstall)
     remove_parents: list[Path] = field(default_factory=list)  # folders dropped only if empty themselves
+    pending: bytes | None = None  # the install record marked pending, written before the first config edit
 
     def real_changes(self) -> list[FileChange]:
         return [c for c in self.changes if c.action != "unchanged"]
@@ -95,10 +102,15 @@ def resolve(location, scope: str, root: Path, env: dict[str, str]) -> Path | Non
     return root / rel
 
 
-def skillbox_home(env: dict[str, str]) -> Path:
-    for name in ("SKILLBOX_HOME", "CLAUDE_PLUGIN_DATA"):
-        if env.get(name, "").strip():
-            return Path(env[name]).expanduser()
+def records_home(env: dict[str, str]) -> Path:
+    """Where install records live: `$SKILLBOX_HOME`, else `~/.skillbox` — pinned on purpose, NOT the memory
+    home's rule (skillbox.mem.settings.locate_home). That rule follows $CLAUDE_PLUGIN_DATA /
+    $SKILLBOX_PLUGIN_DATA / the ~/.skillbox/plugin-data pointer, which differ between a terminal, the agent's Bash
+    tool and a hook, move with plugin versions and vanish when the Claude plugin is removed; an install record must
+    be found by the uninstall that runs later from any of those, or it cannot restore the user's configs."""
+    value = env.get("SKILLBOX_HOME", "").strip()
+    if value:
+        return Path(value).expanduser()
     return Path(env.get("HOME") or Path.home()) / ".skillbox"
 
 
@@ -194,7 +206,8 @@ def remove_owned(doc: Any, owned: Owned, fmt: str) -> None:
         for key in keys:
             previous = owned.previous.get(f"{dotted}\x00{key}")
             if previous is not None:
-                table[key] = configfile.to_toml_value(previous) if fmt == "toml" else previous
+                inline = fmt == "toml" and configfile.is_inline(table)
+                table[key] = configfile.to_toml_value(previous, inline=inline) if fmt == "toml" else previous
             elif key in table:
                 del table[key]
         configfile.prune(doc, path)
@@ -227,7 +240,8 @@ def add_owned(doc: Any, platform: Platform, roles: set[str], launcher: list[str]
         for name, entry in mcp_entries(platform, launcher).items():
             if name in table:
                 owned.previous[f"{dotted}\x00{name}"] = _plain(table[name])
-            table[name] = configfile.to_toml_value(entry) if fmt == "toml" else entry
+            inline = fmt == "toml" and configfile.is_inline(table)
+            table[name] = configfile.to_toml_value(entry, inline=inline) if fmt == "toml" else entry
             owned.tables.setdefault(dotted, []).append(name)
         flag = platform.hooks.feature_flag if platform.hooks else None
         if flag and "flags" in roles:
@@ -261,7 +275,7 @@ def add_owned(doc: Any, platform: Platform, roles: set[str], launcher: list[str]
 
 def record_dir(platform: Platform, scope: str, root: Path, env: dict[str, str]) -> Path:
     digest = hashlib.sha256(str(root).encode()).hexdigest()[:12]
-    return skillbox_home(env) / "installs" / f"{platform.name}-{scope}-{digest}"
+    return records_home(env) / "installs" / f"{platform.name}-{scope}-{digest}"
 
 
 def read_record(path: Path) -> dict | None:
@@ -385,6 +399,8 @@ def plan_install(
     rdir = record_dir(platform, scope, root, env)
     previous = read_record(rdir) or {}
     plan = Plan(platform, scope, root, rdir, notes=list(_gap_notes(platform, scope)))
+    if previous.get("state") == "pending":
+        plan.notes.append(f"an earlier install was interrupted (record {rdir}); this one completes it")
     record: dict[str, Any] = {
         "version": RECORD_VERSION, "platform": platform.name, "scope": scope, "root": str(root),
         "launcher": launcher, "configs": {}, "skills": {}, "created_dirs": list(previous.get("created_dirs", [])),
@@ -424,10 +440,22 @@ def plan_install(
         if roles == {"hooks"} and platform.hooks.style == "copilot" and before is not None and not old:
             raise InstallError(f"{path} exists and is not skillbox's; nothing was changed", hint="move it away")
         doc = configfile.load(path, fmt, before)
-        if old:  # a re-install: start from the file without our earlier entries
-            remove_owned(doc, Owned.from_json(old["owned"]), fmt)
-        owned = add_owned(doc, platform, roles, launcher, fmt)
-        after = configfile.dump(doc, fmt)
+        try:
+            if old:  # a re-install: start from the file without our earlier entries
+                remove_owned(doc, Owned.from_json(old["owned"]), fmt)
+            owned = add_owned(doc, platform, roles, launcher, fmt)
+            after = configfile.dump(doc, fmt)
+        except InvalidInputError as err:  # a key of the wrong type ('mcp_servers' is not a table): name the file
+            raise InvalidInputError(f"{path}: {err}", hint=err.hint) from None
+        except (ValueError, TypeError, KeyError) as err:  # a shape tomlkit cannot merge into: never a traceback
+            raise InvalidInputError(
+                f"{path}: cannot add skillbox's entries to it ({err}); nothing was written"
+            ) from None
+        for key in owned.previous:
+            plan.notes.append(
+                f"{path} had its own '{key.split(chr(0))[1]}' server: replaced by skillbox's, kept in the install "
+                "record; uninstall puts yours back"
+            )
         if before is not None and configfile.load(path, fmt, after) == configfile.load(path, fmt, before):
             after = before  # same content: leave the user's formatting alone
         entry = {"format": fmt, "owned": owned.as_json(), "written": _sha(after)}
@@ -435,22 +463,34 @@ def plan_install(
             entry["existed"], entry["backup"] = old["existed"], old["backup"]
             # edited by the user since our last write: its original bytes are no longer what they had, so
             # uninstall will take out only our entries instead of restoring the backup
-            entry["restore"] = old.get("restore", True) and _sha(before) == old["written"]
+            # (a file still holding its original bytes — an install interrupted before writing it — restores too)
+            original = _read(rdir / old["backup"]) if old["backup"] else None
+            untouched = before == original if old["existed"] else before is None
+            entry["restore"] = old.get("restore", True) and (_sha(before) == old["written"] or untouched)
         else:
             entry["existed"] = before is not None
             entry["backup"] = None
             if before is not None:
                 entry["backup"] = f"backup-{hashlib.sha256(str(path).encode()).hexdigest()[:12]}"
-                backups.append(FileChange(rdir / entry["backup"], _read(rdir / entry["backup"]), before, "record"))
+                backup = rdir / entry["backup"]
+                backups.append(FileChange(backup, _read(backup), before, "record", PRIVATE))
         record["configs"][str(path)] = entry
         created += [d for d in _missing_dirs(path) if d not in created]
         plan.changes.append(FileChange(path, before, after, "hooks" if roles == {"hooks"} else "config"))
 
+    if scope == "project":
+        written = [str(c.path.relative_to(root)) for c in plan.real_changes() if c.role in ("config", "hooks")]
+        if written:
+            plan.notes.append(
+                f"{', '.join(written)}: written with this machine's absolute paths "
+                f"({launcher[0]}): review before committing, or add to .gitignore"
+            )
     record_path = rdir / "record.json"
     record_bytes = (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode()
-    if any(c.action != "unchanged" for c in plan.changes) or not previous:
+    if any(c.action != "unchanged" for c in plan.changes) or not previous or previous.get("state") == "pending":
         plan.changes += backups
-        plan.changes.append(FileChange(record_path, _read(record_path), record_bytes, "record"))
+        plan.changes.append(FileChange(record_path, _read(record_path), record_bytes, "record", PRIVATE))
+        plan.pending = (json.dumps({**record, "state": "pending"}, indent=2, ensure_ascii=False) + "\n").encode()
     return plan
 
 
@@ -474,6 +514,8 @@ def plan_uninstall(name: str, scope: str, *, cwd: Path, env: dict[str, str]) -> 
             f"skillbox is not installed for {platform.label} at {scope} scope in {root} (no install record in {rdir})"
         )
     plan = Plan(platform, scope, root, rdir)
+    if record.get("state") == "pending":
+        plan.notes.append("the install was interrupted before it finished; undoing what it had written")
     for path_str, info in record["skills"].items():
         path = Path(path_str)
         before = _read(path)
@@ -488,10 +530,10 @@ def plan_uninstall(name: str, scope: str, *, cwd: Path, env: dict[str, str]) -> 
     for path_str, info in record["configs"].items():
         path = Path(path_str)
         before = _read(path)
-        if before is None:
-            continue
+        original = _read(rdir / info["backup"]) if info["backup"] else None
+        if before is None or (info["existed"] and before == original):
+            continue  # as it was before the install (e.g. one interrupted before it reached this file)
         if _sha(before) == info["written"] and info.get("restore", True):
-            original = _read(rdir / info["backup"]) if info["backup"] else None
             if info["existed"] and original is None:
                 raise InstallError(f"the backup of {path} is missing from {rdir}; nothing was changed")
             plan.changes.append(FileChange(path, before, original, "config"))
@@ -513,6 +555,7 @@ def plan_uninstall(name: str, scope: str, *, cwd: Path, env: dict[str, str]) -> 
 
 
 def _check_writable(path: Path) -> None:
+    path = atomic.write_target(path)
     probe = path if path.exists() else path.parent
     while not probe.exists():
         probe = probe.parent
@@ -523,52 +566,75 @@ def _check_writable(path: Path) -> None:
         raise InstallError(f"cannot write {path}: permission denied; nothing was changed")
 
 
+def _ordered(plan: Plan, todo: list[FileChange]) -> list[FileChange]:
+    """Backups, then the pending record, then the user's files, then the final record (and record deletions)."""
+    backups = [c for c in todo if c.role == "record" and c.after is not None and c.path.name != "record.json"]
+    last = [c for c in todo if c.role == "record" and c not in backups]
+    steps = list(backups)
+    final = next((c for c in last if c.path.name == "record.json" and c.after is not None), None)
+    if plan.pending is not None and final is not None and final.before != plan.pending:
+        steps.append(FileChange(final.path, final.before, plan.pending, "record", PRIVATE))
+        final.before = plan.pending
+    steps += [c for c in todo if c.role != "record"]
+    return steps + last
+
+
 def apply(plan: Plan) -> list[FileChange]:
-    """Write every change of the plan, or none of them. Returns the changes made."""
+    """Write every change of the plan, or none of them. Returns the changes made (without the pending record)."""
     todo = plan.real_changes()
     for change in todo:
         _check_writable(change.path)
-    done: list[FileChange] = []
+    steps = _ordered(plan, todo)
+    done: list[tuple[FileChange, int | None]] = []  # with the mode the file had, to put a deleted one back
     made_dirs: list[Path] = []
+    change = steps[0] if steps else None
     try:
-        for change in todo:
+        for change in steps:
+            before_mode = _mode(change.path)
             if change.after is None:
                 change.path.unlink(missing_ok=True)
             else:
-                for missing in _missing_dirs(change.path):
-                    Path(missing).mkdir()
+                for missing in _missing_dirs(atomic.write_target(change.path)):
+                    Path(missing).mkdir(mode=0o700 if change.role == "record" else 0o777)
                     made_dirs.append(Path(missing))
-                tmp = change.path.with_name(f".{change.path.name}.skillbox-tmp")
-                tmp.write_bytes(change.after)
-                if change.mode is not None:
-                    tmp.chmod(change.mode)
-                elif change.before is not None:
-                    shutil.copymode(change.path, tmp)
-                os.replace(tmp, change.path)
-            done.append(change)
-    except OSError as err:
-        for change in reversed(done):
-            if change.before is None:
-                change.path.unlink(missing_ok=True)
-            else:
-                change.path.write_bytes(change.before)
-        for folder in reversed(made_dirs):
-            _rmdir_if_empty(folder)
-        raise InstallError(f"cannot write {err.filename or change.path}: {err.strerror}; nothing was changed") from None
+                atomic.atomic_write(change.path, change.after, mode=change.mode)
+            done.append((change, before_mode))
+    except BaseException as err:
+        _roll_back(done, made_dirs)
+        if isinstance(err, OSError):
+            where = err.filename or (change.path if change else "?")
+            raise InstallError(f"cannot write {where}: {err.strerror}; nothing was changed") from None
+        raise
     for folder in plan.remove_dirs:
         _rmdir_if_empty(folder)
     for folder in plan.remove_parents:
         with contextlib.suppress(OSError):
             folder.rmdir()
-    return done
+    return [c for c, _ in done if c.after != plan.pending or plan.pending is None]
+
+
+def _mode(path: Path) -> int | None:
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        return None
+
+
+def _roll_back(done: list[tuple[FileChange, int | None]], made_dirs: list[Path]) -> None:
+    """Put back what `apply` already wrote, newest first; the pending record goes last, so a rollback that is
+    itself interrupted still leaves the record the next run needs."""
+    for change, mode in reversed(done):
+        with contextlib.suppress(OSError):
+            if change.before is None:
+                change.path.unlink(missing_ok=True)
+            else:
+                atomic.atomic_write(change.path, change.before, mode=mode)
+    for folder in reversed(made_dirs):
+        _rmdir_if_empty(folder)
 
 
 def _rmdir_if_empty(folder: Path) -> None:
-    """Remove `folder` and the empty folders inside it; keep it if anything else is left."""
-    if not folder.is_dir():
-        return
-    for sub in sorted((p for p in folder.rglob("*") if p.is_dir()), key=lambda p: len(p.parts), reverse=True):
-        with contextlib.suppress(OSError):
-            sub.rmdir()
+    """Remove `folder` if it is empty. Never recursive: only folders the install created and recorded are
+    passed here (deepest first), so a folder the user made inside one keeps it."""
     with contextlib.suppress(OSError):
         folder.rmdir()
