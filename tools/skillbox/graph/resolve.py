@@ -98,8 +98,8 @@ class Resolver:
 
     # ---- assembly --------------------------------------------------------------------------------------------
 
-    # Edges are tuples (source, target, relation, line, confidence, context, file, score, reason): tuple order is
-    # the graph.json order, so sorting needs no key function.
+    # Edges are plain tuples with the fields of `graph_json.EDGE_FIELDS` (source, target, relation, line,
+    # confidence, context, file, score, reason): the graph.json order, so sorting needs no key function.
 
     def run(self) -> None:
         paths = sorted(self.records)
