@@ -50,3 +50,21 @@ def test_a_huge_number_in_a_setting_is_a_config_error(home, monkeypatch):
         load_settings(home)
     monkeypatch.setenv("SKILLBOX_MEM_RETENTION_DAYS", " 30 ")
     assert load_settings(home).retention_days == 30
+
+
+@pytest.mark.parametrize(
+    ("tool", "kwargs"),
+    [
+        ("tool_search", {"query": "x", "limit": 10**20}),
+        ("tool_timeline", {"anchor": "2026-01-01", "before": 10**20}),
+        ("tool_timeline", {"anchor": "2026-01-01", "after": 10**20}),
+    ],
+)
+def test_mcp_tools_refuse_huge_counts_as_usage_errors(home, tool, kwargs):
+    """The MCP tools take numbers straight from an agent: a huge one is our usage error (a one-line tool error),
+    not an OverflowError from SQLite."""
+    from skillbox.errors import UsageError
+    from skillbox.mem import server
+
+    with pytest.raises(UsageError, match="at most 1,000,000"):
+        getattr(server, tool)(**kwargs)

@@ -45,6 +45,7 @@ KIND_ALIASES = {
 RANK_WINDOW = 300
 # Ids already shown are excluded inside SQL up to this many (SQLite caps bound parameters); beyond it, in Python.
 MAX_SQL_EXCLUDE = 500
+MAX_COUNT = 1_000_000  # most hits or neighbours a caller (CLI, MCP tool) may ask for; the CLI bounds alike
 MAX_ID = 2**63 - 1  # SQLite's largest integer: a bigger id cannot be in memory (and cannot be bound to a query)
 # A query term matching at most this many rows of a kind is rare: all of its rows are ranked, not only the newest.
 RARE_TERM_MATCHES = 200
@@ -425,6 +426,8 @@ def search(store: Store, query: str = "", filters: Filters | None = None, *, lim
     filters = filters or Filters()
     if limit < 1:
         raise UsageError("--limit must be at least 1")
+    if limit > MAX_COUNT:
+        raise UsageError(f"--limit must be at most {MAX_COUNT:,}")
     result = SearchResult(query=query)
     terms = terms_of(query)
     if not terms:
@@ -538,6 +541,8 @@ def timeline(store: Store, anchor: str, *, before: int = 5, after: int = 5, proj
     """Records around `anchor` in time order (prompt, then its observations, then its summary)."""
     if before < 0 or after < 0:
         raise UsageError("--before and --after must not be negative")
+    if before > MAX_COUNT or after > MAX_COUNT:
+        raise UsageError(f"--before and --after must be at most {MAX_COUNT:,}")
     at, order, ident, anchor_project, _session = _anchor_point(store, anchor)
     project = project or anchor_project
     where, params = "", []
