@@ -68,7 +68,7 @@ def graph_of(root: Path, suffixes: tuple[str, ...] | None = None) -> tuple[dict,
     nodes: dict[str, dict] = {}
     links: list[dict] = []
     for rel in sorted(records):
-        _n, _l, _c, block_nodes, edges = file_block(resolver.file_nodes[rel], resolver.file_edges[rel])
+        block_nodes, edges = file_block(resolver.file_nodes[rel], resolver.file_edges[rel]).parts
         for node in block_nodes:
             nodes[node["id"]] = node
         for edge in edges:

@@ -8,7 +8,7 @@ import click
 import pytest
 
 from skillbox import docs
-from skillbox.cli import readme_sync
+from skillbox.cli import readme_sync, reference
 from skillbox.cli.tree import check_cli_command as check_command_line
 from skillbox.errors import InvalidInputError
 from skillbox.skills import find_command_mentions
@@ -22,7 +22,7 @@ HOW_TO_FIX = (
 
 def test_readme_generated_sections_are_in_sync():
     current = (REPO / "README.md").read_text(encoding="utf-8")
-    if docs.sync_text(current, REPO) != current:
+    if docs.sync_text(current, REPO, reference.render_cli_reference()) != current:
         pytest.fail(HOW_TO_FIX, pytrace=False)
 
 
@@ -41,9 +41,9 @@ def test_readme_example_commands_are_real():
 def test_every_visible_command_is_in_the_cli_reference():
     from skillbox.cli.root import cli
 
-    reference = docs.render_cli_reference()
-    for path, _command, _ctx in docs.iter_commands(cli, ("skillbox",)):
-        assert f"- `{' '.join(path)}" in reference
+    rendered = reference.render_cli_reference()
+    for path, _command, _ctx in reference.iter_commands(cli, ("skillbox",)):
+        assert f"- `{' '.join(path)}" in rendered
 
 
 def test_usage_lines_show_arguments_and_options():
@@ -62,7 +62,7 @@ def test_usage_lines_show_arguments_and_options():
     def lint(paths, format, select, fix, secret):
         """Lint | files."""
 
-    assert docs.render_cli_reference(tool).splitlines() == [
+    assert reference.render_cli_reference(tool).splitlines() == [
         "- `skillbox COMMAND ...` — Tool root.",
         "- `skillbox lint PATHS ... [--format text|json] [--select CODES ...] [--fix]` — Lint \\| files.",
     ]
@@ -83,10 +83,12 @@ def test_sync_replaces_only_between_markers(plugin_root: Path):
     readme += "<!-- END GENERATED skills-table -->\nafter\n"
     readme += "<!-- BEGIN GENERATED cli-reference -->\n<!-- END GENERATED cli-reference -->\n"
     readme += "<!-- BEGIN GENERATED platforms-table -->\n<!-- END GENERATED platforms-table -->\n"
-    synced = docs.sync_text(readme, plugin_root)
+    synced = docs.sync_text(readme, plugin_root, "- `skillbox` — the reference")
     assert synced.startswith("# Title\n\nkeep me\n\n<!-- BEGIN GENERATED skills-table: ")
     assert "STALE-LINE" not in synced and "| skill | `cite-check` |" in synced and "\nafter\n" in synced
-    assert docs.sync_text(synced, plugin_root) == synced
+    assert "- `skillbox` — the reference\n" in synced
+    assert docs.sync_text(synced, plugin_root, "- `skillbox` — the reference") == synced
+    assert docs.sync_text(synced, plugin_root) == synced  # no reference handed in: that section is kept
 
 
 def test_missing_markers_are_a_clear_error(plugin_root: Path):

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import builtins
+import io
 import json
+import stat
+from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from skillbox.cli.root import cli
@@ -107,3 +112,55 @@ def test_fix_never_pauses_a_child_timeline_that_a_parent_adds(tmp_path):
     assert after.count("paused: true") == 1 and "const tl = gsap.timeline({ paused: true })" in after
     assert "const child = gsap.timeline();" in after and "gsap.timeline({ defaults: { ease: 'none' } })" in after
     assert not [f for f in report.result.findings if f.code == "timeline_not_paused"]
+
+
+def test_fix_keeps_the_file_mode_and_the_symlink(tmp_path):
+    real = tmp_path / "real.html"
+    real.write_text(broken(), encoding="utf-8")
+    real.chmod(0o754)
+    link = tmp_path / "index.html"
+    link.symlink_to(real)
+    fix_paths([link])
+    assert link.is_symlink() and link.resolve() == real
+    assert "muted" in real.read_text(encoding="utf-8")
+    assert stat.S_IMODE(real.stat().st_mode) == 0o754
+
+
+def test_ctrl_c_while_writing_a_fix_leaves_the_file_whole(tmp_path, monkeypatch):
+    """The fixed bytes are interrupted half-way (as Ctrl-C or a full disk would): the user's file must stay as it
+    was, not be cut short."""
+    path = tmp_path / "index.html"
+    original = broken().encode("utf-8")
+    path.write_bytes(original)
+    real_open = builtins.open
+
+    class HalfWriter:
+        def __init__(self, handle):
+            self.handle = handle
+
+        def write(self, data):
+            self.handle.write(bytes(data)[: len(data) // 2])
+            self.handle.flush()
+            raise KeyboardInterrupt
+
+        def __getattr__(self, name):
+            return getattr(self.handle, name)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.handle.close()
+
+    def interrupted_open(file, mode="r", *args, **kwargs):
+        handle = real_open(file, mode, *args, **kwargs)
+        writing = "w" in mode and Path(file).parent == tmp_path
+        return HalfWriter(handle) if writing else handle
+
+    monkeypatch.setattr(builtins, "open", interrupted_open)
+    monkeypatch.setattr(io, "open", interrupted_open)
+    with pytest.raises(KeyboardInterrupt):
+        fix_paths([path])
+    monkeypatch.undo()
+    assert path.read_bytes() == original
+    assert [p.name for p in tmp_path.iterdir()] == ["index.html"]  # no temporary file left behind

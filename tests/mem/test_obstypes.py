@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from click.testing import CliRunner
 
 from skillbox.cli.root import cli
@@ -79,3 +81,11 @@ def test_mem_add_rejects_a_type_not_in_the_table(home):
     assert result.exit_code == 2 and "decison" in result.output
     ok = CliRunner().invoke(cli, ["mem", "add", "--type", "Gotcha", "--title", "WAL needs the -shm file"])
     assert ok.exit_code == 0, ok.output
+
+
+def test_the_observer_is_asked_for_exactly_the_types_it_may_write():
+    """The observer's prompt names its types from the table; a type added to OBSERVED is asked for, not dropped."""
+    from skillbox.mem.observer import PROMPT
+
+    (asked,) = re.findall(r'"type": "([^"]+)"', PROMPT)
+    assert tuple(asked.split("|")) == obstypes.OBSERVED

@@ -7,8 +7,8 @@ Two sections are rendered between marker comments, so hand-written prose around 
 - `platforms-table`: the agents `skillbox install --platform` supports, from the installer's own platform table
   (`skillbox.install.platforms`), with where each puts skills, MCP servers and hooks and what it lacks.
 A test fails when README.md is stale, so a renamed flag or a new skill cannot ship with outdated docs. This module
-reads the click tree, which is why it imports click although it is not a command itself; it prints nothing (the
-command line around it is `skillbox.cli.readme_sync`).
+is a library: it imports no click and prints nothing. The CLI reference is rendered from the click tree by
+`skillbox.cli.reference` and handed in as text; the command line around it is `skillbox.cli.readme_sync`.
 """
 
 from __future__ import annotations
@@ -16,11 +16,8 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
-
-import click
 
 from skillbox.errors import InvalidInputError
 
@@ -40,7 +37,7 @@ def _one_line(text: str | None) -> str:
     return " ".join((text or "").split())
 
 
-def _first_paragraph(text: str | None) -> str:
+def first_paragraph(text: str | None) -> str:
     paragraph = _one_line(re.split(r"\n\s*\n", (text or "").strip(), maxsplit=1)[0])
     return paragraph.replace("|", "\\|")
 
@@ -48,69 +45,9 @@ def _first_paragraph(text: str | None) -> str:
 def _summary(text: str | None) -> str:
     """A skill's description is its trigger text, often several clauses long; the table wants what it does in one
     short line: the part before the first colon, semicolon or sentence end."""
-    paragraph = _first_paragraph(text)
+    paragraph = first_paragraph(text)
     head = re.split(r":\s|;\s|\.\s+(?=[A-Z])", paragraph, maxsplit=1)[0].rstrip(".")
     return head + "."
-
-
-def _param_usage(param: click.Parameter) -> str | None:
-    if isinstance(param, click.Argument):
-        word = param.name.upper()
-        if param.nargs == -1:
-            word += " ..."
-        return word if param.required else f"[{word}]"
-    if not isinstance(param, click.Option) or param.hidden:
-        return None
-    name = max(param.opts, key=len)
-    if param.is_flag or param.count:
-        word = name
-    else:
-        metavar = param.metavar
-        if metavar is None and isinstance(param.type, click.Choice):
-            metavar = "|".join(map(str, param.type.choices))
-        word = f"{name} {metavar or param.name.upper()}"
-        if param.multiple:
-            word += " ..."
-    return word if param.required else f"[{word}]"
-
-
-def iter_commands(command: click.Command, path: tuple[str, ...], parent: click.Context | None = None) -> Iterator:
-    """(path, command, context) for a command and everything under it, in list order; hidden ones skipped."""
-    ctx = click.Context(
-        command, info_name=path[-1], parent=parent, **(command.context_settings if parent is None else {})
-    )
-    yield path, command, ctx
-    if isinstance(command, click.Group):
-        for name in command.list_commands(ctx):
-            sub = command.get_command(ctx, name)
-            if sub is not None and not sub.hidden:
-                yield from iter_commands(sub, (*path, name), ctx)
-
-
-def usage_line(path: tuple[str, ...], command: click.Command, ctx: click.Context) -> str:
-    words = [" ".join(path)]
-    help_names = set(ctx.help_option_names)
-    for param in command.get_params(ctx):
-        if isinstance(param, click.Option) and set(param.opts) & help_names:
-            continue
-        word = _param_usage(param)
-        if word:
-            words.append(word)
-    if isinstance(command, click.Group):
-        words.append("COMMAND ...")
-    return " ".join(words)
-
-
-def render_cli_reference(root: click.Group | None = None) -> str:
-    if root is None:
-        from skillbox.cli.root import cli as root
-    lines = []
-    for path, command, ctx in iter_commands(root, ("skillbox",)):
-        summary = _first_paragraph(command.help)
-        lines.append(
-            f"- `{usage_line(path, command, ctx)}` — {summary}" if summary else f"- `{usage_line(path, command, ctx)}`"
-        )
-    return "\n".join(lines)
 
 
 def _frontmatter(path: Path) -> dict:
@@ -135,7 +72,7 @@ def render_skills_table(plugin_root: Path) -> str:
         data = _frontmatter(command_md)
         hint = data.get("argument-hint")
         invocation = f"/{plugin}:{command_md.stem}" + (f" {hint}" if hint else "")
-        rows.append(f"| command | `{invocation}` | {_first_paragraph(data.get('description'))} |")
+        rows.append(f"| command | `{invocation}` | {first_paragraph(data.get('description'))} |")
     if not rows:
         return "No skills or slash commands yet."
     return "\n".join(["| Kind | Name | What it does |", "| --- | --- | --- |", *rows])
@@ -168,9 +105,10 @@ def render_platforms_table() -> str:
     return "\n".join([*rows, "", *notes])
 
 
-def render_section(name: str, plugin_root: Path) -> str:
+def render_section(name: str, plugin_root: Path, cli_reference: str | None = None) -> str | None:
+    """A section's text; None for the CLI reference when none was handed in (the section is then kept as is)."""
     if name == "cli-reference":
-        return render_cli_reference()
+        return cli_reference
     if name == "skills-table":
         return render_skills_table(plugin_root)
     if name == "platforms-table":
@@ -178,8 +116,11 @@ def render_section(name: str, plugin_root: Path) -> str:
     raise ValueError(name)
 
 
-def sync_text(readme: str, plugin_root: Path) -> str:
-    """README text with every generated section re-rendered; raises if a section's markers are missing."""
+def sync_text(readme: str, plugin_root: Path, cli_reference: str | None = None) -> str:
+    """README text with every generated section re-rendered; raises if a section's markers are missing.
+
+    `cli_reference`: the rendered CLI reference (`skillbox.cli.reference.render_cli_reference()`); without it that
+    section keeps its current text and only the other sections are compared."""
     for name in SECTIONS:
         pattern = re.compile(
             rf"^<!-- BEGIN GENERATED {re.escape(name)}\b[^\n]*-->\n.*?^{re.escape(_end(name))}$",
@@ -190,7 +131,10 @@ def sync_text(readme: str, plugin_root: Path) -> str:
                 f"README.md has no generated '{name}' section",
                 hint=f"add a line '{_begin(name)}' and a line '{_end(name)}'",
             )
-        block = f"{_begin(name)}\n{render_section(name, plugin_root)}\n{_end(name)}"
+        text = render_section(name, plugin_root, cli_reference)
+        if text is None:
+            continue
+        block = f"{_begin(name)}\n{text}\n{_end(name)}"
         readme = pattern.sub(lambda _match, block=block: block, readme, count=1)
     return readme
 
@@ -203,12 +147,12 @@ class ReadmeSync(NamedTuple):
     written: bool
 
 
-def sync_readme(plugin_root: Path, write: bool) -> ReadmeSync:
+def sync_readme(plugin_root: Path, write: bool, cli_reference: str | None = None) -> ReadmeSync:
     """Compare README.md's generated sections with the code; with `write`, rewrite them (atomically) if stale.
     Raises OSError or InvalidInputError when README.md cannot be read or has no generated sections."""
     readme = plugin_root / "README.md"
     current = readme.read_text(encoding="utf-8")
-    wanted = sync_text(current, plugin_root)
+    wanted = sync_text(current, plugin_root, cli_reference)
     stale = current != wanted
     if stale and write:
         from skillbox.atomic import atomic_write
@@ -217,7 +161,7 @@ def sync_readme(plugin_root: Path, write: bool) -> ReadmeSync:
     return ReadmeSync(readme, stale, stale and write)
 
 
-if __name__ == "__main__":
+if __name__ == "__main__":  # `python -m skillbox.docs`, the command README's markers name; run as a script only
     from skillbox.cli.readme_sync import main
 
     sys.exit(main())

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from skillbox.cli.root import cli
 from skillbox.graph.index import GraphIndex, index_path_for
-from skillbox.graph.query import query
+from skillbox.graph.query import affected, query
 from skillbox.graph.tokens import count_tokens
 
 
@@ -174,3 +174,20 @@ def test_corrupt_graph_is_a_one_line_error(tmp_path):
     result = run("explain", "x", "--graph", str(bad))
     assert result.exit_code == 1
     assert result.stderr.startswith("Error: cannot read")
+
+
+def test_affected_with_a_huge_depth_ends_at_the_graph_edge(project):
+    """A depth far beyond the graph's levels stops once nothing new is reached (it used to spin forever)."""
+    index = GraphIndex.open(project)
+    started = time.monotonic()
+    answer = affected(index, "src/app/routing.py::url_for", depth=10**20)
+    assert time.monotonic() - started < 5
+    assert answer["files"] == affected(index, "src/app/routing.py::url_for", depth=50)["files"]
+
+
+@pytest.mark.parametrize("depth", ["99999999999999999999", "10001", "0"])
+def test_affected_depth_out_of_range_is_a_usage_error(project, depth):
+    result = run("affected", "src/app/routing.py::url_for", "--depth", depth, "--graph", str(project))
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+    assert "--depth" in result.stderr

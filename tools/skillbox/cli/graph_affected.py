@@ -6,11 +6,18 @@ import click
 
 from skillbox.cli.graph_options import emit, graph_option, json_option, open_index
 
+MAX_DEPTH = 10_000  # more hops than any graph has levels; keeps the number a plain machine integer
+
 
 @click.command("affected")
 @click.argument("node")
 @click.option(
-    "--depth", metavar="N", type=click.IntRange(min=1), default=2, show_default=True, help="Reverse hops to follow."
+    "--depth",
+    metavar="N",
+    type=click.IntRange(min=1, max=MAX_DEPTH),
+    default=2,
+    show_default=True,
+    help="Reverse hops to follow.",
 )
 @click.option(
     "--include-ambiguous",

@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from skillbox.cli.reference import render_cli_reference
 from skillbox.docs import REGENERATE, sync_readme
 from skillbox.errors import InvalidInputError, error_line
 
@@ -23,7 +24,7 @@ def main(argv: list[str] | None = None) -> int:
 
     root = (args.root or default_plugin_root()).resolve()
     try:
-        result = sync_readme(root, write=args.write)
+        result = sync_readme(root, write=args.write, cli_reference=render_cli_reference())
     except (OSError, InvalidInputError) as err:
         print(error_line(err), file=sys.stderr)
         return 1

@@ -25,12 +25,15 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from skillbox.errors import InvalidInputError, NotFoundError
 from skillbox.graph.cache import RACY_NS, RecordCache, language_epoch, unseal
 from skillbox.graph.records import FileRecord, from_plain
 from skillbox.graph.walk import DEFAULT_MAX_BYTES, WalkResult, walk_tree
+
+if TYPE_CHECKING:
+    from skillbox.graph.graph_json import BlockParts
 
 OUT_NAME = "skillbox-out"
 GRAPH_NAME = "graph.json"
@@ -122,7 +125,7 @@ class Linked:
     relinked: bool  # False: resolution did not run (the graph cannot differ from the previous one)
     blocks: dict[str, Block] = field(default_factory=dict)  # per file, in path order
     externals: Block = NO_BLOCK
-    fresh: dict[str, tuple] = field(default_factory=dict)  # blocks just built as (nodes, edge tuples)
+    fresh: dict[str, BlockParts] = field(default_factory=dict)  # the blocks just built, in memory
     old_blocks: dict[str, StoredBlock] = field(default_factory=dict)
     digest: str = ""  # every file's interface, which the blocks were resolved against
     reuse: frozenset[str] = frozenset()  # the files whose blocks were copied from the previous graph.json
@@ -293,7 +296,17 @@ def extract(plan: Plan, jobs: int | None, seconds: dict, report: Progress) -> Ex
     files = plan.walked.files
     if plan.up_to_date:
         counts = {"hits": len(files), "misses": 0, "corrupt": 0}
-        return Extracted({}, {}, plan.previous, {}, {}, {}, counts, read=False, unchanged=True)
+        return Extracted(
+            records={},
+            keys={},
+            files=plan.previous,
+            skipped={},
+            pack={},
+            entries={},
+            cache_counts=counts,
+            read=False,
+            unchanged=True,
+        )
 
     with _timed(seconds, "extract"):
         pack = {} if plan.force else plan.cache.pack()
@@ -367,7 +380,17 @@ def extract(plan: Plan, jobs: int | None, seconds: dict, report: Progress) -> Ex
         paths.sort()
     keys = {rel: results[rel].key for rel in records}
     cache_counts = {"hits": counts["hits"], "misses": counts["misses"], "corrupt": counts["corrupt"]}
-    return Extracted(records, keys, new_files, skipped, pack, entries, cache_counts, read=True, unchanged=unchanged)
+    return Extracted(
+        records=records,
+        keys=keys,
+        files=new_files,
+        skipped=skipped,
+        pack=pack,
+        entries=entries,
+        cache_counts=cache_counts,
+        read=True,
+        unchanged=unchanged,
+    )
 
 
 # -- link ----------------------------------------------------------------------------------------------------------
@@ -401,18 +424,31 @@ def link(plan: Plan, extracted: Extracted, seconds: dict, report: Progress) -> L
                     old_graph[n_off : n_off + n_len], old_graph[l_off : l_off + l_len], old.counts, old.unresolved
                 )
             else:
-                nodes_b, links_b, block_counts, *fresh[rel] = file_block(
-                    resolver.file_nodes[rel], resolver.file_edges[rel]
+                built = file_block(resolver.file_nodes[rel], resolver.file_edges[rel])
+                fresh[rel] = built.parts
+                blocks[rel] = Block(
+                    built.nodes_json, built.links_json, built.counts, resolver.file_unresolved.get(rel, 0)
                 )
-                blocks[rel] = Block(nodes_b, links_b, block_counts, resolver.file_unresolved.get(rel, 0))
         externals = [resolver.externals[k] for k in sorted(resolver.externals)]
-        ext_nodes, _ext_links, ext_counts, *fresh[EXTERNALS] = file_block(externals, [])
-        ext_block = Block(ext_nodes, b"", ext_counts, 0)
+        built = file_block(externals, [])
+        fresh[EXTERNALS] = built.parts
+        ext_nodes = built.nodes_json
+        ext_block = Block(ext_nodes, b"", built.counts, 0)
         # The files whose part of graph.json differs from the previous build's: what the query index updates,
         # and empty when an edit did not change the graph (a comment, a blank line).
         changed = _changed_blocks(blocks, ext_nodes, old_blocks, old_graph) if old_blocks else None
         del old_graph
-    return Linked(True, blocks, ext_block, fresh, old_blocks, digest, reuse, changed, dict(resolver.stats))
+    return Linked(
+        relinked=True,
+        blocks=blocks,
+        externals=ext_block,
+        fresh=fresh,
+        old_blocks=old_blocks,
+        digest=digest,
+        reuse=reuse,
+        changed=changed,
+        stats=dict(resolver.stats),
+    )
 
 
 def _load_blocks(cache: RecordCache) -> tuple[str | None, dict[str, StoredBlock]]:

@@ -146,10 +146,9 @@ def from_blocks(blocks, meta: dict, path: Path | None = None) -> CodeGraph:
         for node in block_nodes:
             nodes[node["id"]] = node
         if block_edges and isinstance(block_edges[0], tuple):
-            # (source, target, relation, line, confidence, context, file, score[, reason])
-            edges.extend(
-                Edge(e[0], e[1], e[2], e[4], e[6] or None, e[3] or None, e[7], e[8] if len(e) > 8 else None)
-                for e in block_edges
+            edges.extend(  # the fields of graph_json.EDGE_FIELDS
+                Edge(source, target, relation, confidence, file or None, line or None, score, reason)
+                for source, target, relation, line, confidence, _context, file, score, reason in block_edges
             )
         else:
             edges.extend(_edge(raw) for raw in block_edges)

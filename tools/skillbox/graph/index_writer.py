@@ -11,6 +11,7 @@ import json
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 import orjson
 
@@ -45,14 +46,46 @@ CREATE INDEX nodes_community ON nodes(community);
 """
 
 
-def _node_row(rid: int, node_id: str, node: dict, degree: int) -> tuple[tuple, tuple]:
+class NodeRow(NamedTuple):
+    """One row of the `nodes` table, in column order (`_node_rows` builds the same order as plain tuples: the full
+    write makes one per node and keeps to tuples there)."""
+
+    rid: int
+    id: str
+    kind: str
+    name: str
+    lname: str
+    file: str | None
+    line: int | None
+    degree: int
+    extra: str | None  # JSON of the node's non-core fields
+    community: int | None
+
+
+class StoredNode(NamedTuple):
+    """The columns of an indexed node that an in-place update compares with the new graph."""
+
+    rid: int
+    id: str
+    kind: str
+    name: str
+    file: str | None
+    line: int | None
+    extra: str | None
+
+    def search_text(self) -> tuple[str, str, str]:
+        """The FTS words this node was indexed under (what a contentless FTS table needs to delete it)."""
+        return search_terms(self.name, self.file, json.loads(self.extra) if self.extra else {})
+
+
+def _node_row(rid: int, node_id: str, node: dict, degree: int) -> tuple[NodeRow, tuple]:
     """The `nodes` row and the `node_text` row of one node. The FTS words are derived from the stored columns
     only, so an update can recompute exactly what was indexed (a contentless FTS table deletes by value)."""
     extra = {k: v for k, v in node.items() if k not in CORE_FIELDS}
     name = str(node.get("name") or node_id)
     line = node.get("line")
     file = node.get("file")
-    row = (
+    row = NodeRow(
         rid,
         node_id,
         node.get("kind", ""),
@@ -367,9 +400,9 @@ class _Update:
 
     def __init__(self, db: sqlite3.Connection, graph: CodeGraph):
         self.db, self.graph = db, graph
-        self.old: dict[str, tuple] = {}  # id -> (rid, id, kind, name, file, line, extra) of the changed files
+        self.old: dict[str, StoredNode] = {}  # the indexed nodes of the changed files, by id
         self.new_ids: list[str] = []
-        self.removed: list[tuple] = []
+        self.removed: list[StoredNode] = []
         self.removed_rids: list[int] = []
         self.rid_of: dict[str, int] = {}
         self.touched: set[int] = set()
@@ -379,12 +412,8 @@ class _Update:
     def find_nodes(self, changed: set[str]) -> None:
         nodes = self.graph.nodes
         where, params = _file_filter(changed)
-        self.old = {
-            row[1]: row
-            for row in self.db.execute(
-                f"SELECT rid, id, kind, name, file, line, extra FROM nodes WHERE {where}", params
-            )
-        }
+        rows = self.db.execute(f"SELECT {', '.join(StoredNode._fields)} FROM nodes WHERE {where}", params)
+        self.old = {row.id: row for row in map(StoredNode._make, rows)}
         if "" in changed:
             self.new_ids = [n for n, d in nodes.items() if (d.get("file") or "") in changed]
         else:
@@ -395,12 +424,12 @@ class _Update:
             self.new_ids = sorted(n for n in candidates if nodes[n].get("file") in changed)
         new_set = set(self.new_ids)
         self.removed = [row for node_id, row in self.old.items() if node_id not in new_set]
-        self.removed_rids = [row[0] for row in self.removed]
+        self.removed_rids = [row.rid for row in self.removed]
 
     def drop_old_edges(self) -> None:
         """The edges of the changed files: out of their old nodes."""
         db = self.db
-        for chunk in chunks([row[0] for row in self.old.values()]):
+        for chunk in chunks([row.rid for row in self.old.values()]):
             marks = ",".join("?" * len(chunk))
             for source, target in db.execute(f"SELECT source, target FROM edges WHERE source IN ({marks})", chunk):
                 self.touched.add(source)
@@ -410,10 +439,10 @@ class _Update:
 
     def drop_removed_nodes(self) -> None:
         db = self.db
-        for rid, _id, _kind, name, file, _line, extra in self.removed:
+        for node in self.removed:
             db.execute(
                 "INSERT INTO node_text(node_text, rowid, name, path, doc) VALUES ('delete',?,?,?,?)",
-                (rid, *search_terms(name, file, json.loads(extra) if extra else {})),
+                (node.rid, *node.search_text()),
             )
         for chunk in chunks(self.removed_rids):
             marks = ",".join("?" * len(chunk))
@@ -435,15 +464,21 @@ class _Update:
                 db.execute("INSERT INTO nodes VALUES (?,?,?,?,?,?,?,?,?,?)", row)
                 db.execute("INSERT INTO node_text(rowid, name, path, doc) VALUES (?,?,?,?)", text)
                 continue
-            rid = self.rid_of[node_id] = previous[0]
+            rid = self.rid_of[node_id] = previous.rid
             row, text = _node_row(rid, node_id, nodes[node_id], degrees[node_id])
-            if (row[2], row[3], row[5], row[6], row[8]) == previous[2:]:
+            if (row.kind, row.name, row.file, row.line, row.extra) == (
+                previous.kind,
+                previous.name,
+                previous.file,
+                previous.line,
+                previous.extra,
+            ):
                 continue
             db.execute(
                 "UPDATE nodes SET kind=?, name=?, lname=?, file=?, line=?, extra=? WHERE rid=?",
-                (row[2], row[3], row[4], row[5], row[6], row[8], rid),
+                (row.kind, row.name, row.lname, row.file, row.line, row.extra, rid),
             )
-            old_text = search_terms(previous[3], previous[4], json.loads(previous[6]) if previous[6] else {})
+            old_text = previous.search_text()
             if old_text != text[1:]:
                 db.execute(
                     "INSERT INTO node_text(node_text, rowid, name, path, doc) VALUES ('delete',?,?,?,?)",

@@ -506,7 +506,9 @@ def affected(index: GraphIndex, name: str, depth: int = 2, include_ambiguous: bo
     via: dict[str, tuple[str, str, str, str | None]] = {}
     only_ambiguous: set[str] = set()
     frontier = list(starts.items())
-    for level in range(1, max(depth, 0) + 1):
+    level = 0
+    while frontier and level < depth:  # an empty frontier ends it: a huge --depth costs no more than the graph
+        level += 1
         nxt = []
         for current, rid in frontier:
             for adj in index.adjacent(rid):

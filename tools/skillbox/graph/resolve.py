@@ -26,7 +26,6 @@ from collections import defaultdict
 
 from skillbox.graph.extract import LITERAL
 from skillbox.graph.languages import by_name
-from skillbox.graph.languages import python as py
 from skillbox.graph.records import FileRecord
 
 EXTRACTED, INFERRED, AMBIGUOUS = "EXTRACTED", "INFERRED", "AMBIGUOUS"
@@ -98,16 +97,28 @@ class Resolver:
 
     # ---- assembly --------------------------------------------------------------------------------------------
 
-    # Edges are tuples (source, target, relation, line, confidence, context, file, score, reason): tuple order is
-    # the graph.json order, so sorting needs no key function.
+    # Edges are plain tuples with the fields of `graph_json.EDGE_FIELDS` (source, target, relation, line,
+    # confidence, context, file, score, reason): the graph.json order, so sorting needs no key function.
+
+    def _dotted_modules(self, paths: list[str]) -> dict[str, list[str]]:
+        """Dotted module name -> the files claiming it, from each language hook that names modules that way
+        (`modules_by_name`: Python's packages); its imports and the docs' dotted mentions look names up here."""
+        by_lang: dict[str, list[str]] = defaultdict(list)
+        for path in paths:
+            by_lang[self.records[path].lang].append(path)
+        modules: dict[str, list[str]] = {}
+        for lang, lang_paths in by_lang.items():
+            spec = self.specs.get(lang)
+            table = getattr(spec.hook(), "modules_by_name", None) if spec and spec.hooks else None
+            if table is not None:
+                modules.update(table(lang_paths))
+        return modules
 
     def run(self) -> None:
         paths = sorted(self.records)
         for path in paths:
             self._add_file(path, self.records[path])
-        self.py_modules: dict[str, list[str]] = py.modules_by_name(
-            [p for p in paths if self.records[p].lang == "python"]
-        )
+        self.dotted_modules = self._dotted_modules(paths)
         for path in paths:
             self._add_imports(path, self.records[path])
         for path in paths:
@@ -246,7 +257,7 @@ class Resolver:
             parts = dotted.split(".")
             for cut in range(len(parts) - 1, 0, -1):
                 module = ".".join(parts[:cut])
-                files = self.py_modules.get(module)
+                files = self.dotted_modules.get(module)
                 if files and len(files) == 1:
                     target: tuple | None = ("module", files[0])
                     for part in parts[cut:]:

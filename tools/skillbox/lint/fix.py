@@ -9,9 +9,11 @@ not touch is preserved: line endings, indentation, encoding.
 from __future__ import annotations
 
 import difflib
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from skillbox.atomic import atomic_write
 from skillbox.lint.engine import LintResult, Selection, lint_paths
 from skillbox.lint.registry import Edit, all_rules
 
@@ -97,10 +99,18 @@ def fix_paths(paths: list[Path], selection: Selection | None = None, *, write: b
         if after != originals[path]:
             report.changed[path] = (originals[path], after)
             if write:
-                path.write_bytes(after)
+                _replace_file(path, after)
     if not write and current:
         report.result = _lint_with(paths, selection, current)
     return report
+
+
+def _replace_file(path: Path, data: bytes) -> None:
+    """Write the fixed bytes over the user's file atomically: Ctrl-C or a full disk mid-write leaves the old file
+    whole instead of truncated. The file keeps its permission bits (an executable script stays executable), and
+    a symlink keeps pointing at its target, which is what gets rewritten."""
+    target = path.resolve()
+    atomic_write(target, data, mode=stat.S_IMODE(target.stat().st_mode))
 
 
 def _lint_with(paths, selection, overrides: dict[Path, bytes]) -> LintResult:

@@ -35,12 +35,12 @@ need and could not see in the code: decisions and their reasons, root causes of 
 about how the code works, and gotchas (traps). Skip routine edits, reads and passing commands.
 
 Answer with JSON only, no prose, in this shape:
-{"observations": [{"type": "decision|bugfix|discovery|gotcha", "title": "one line", "why": "the reason, cause or
+{"observations": [{"type": "{types}", "title": "one line", "why": "the reason, cause or
 consequence, one to three sentences", "files": ["path", ...]}]}
 Use at most 6 observations; an empty list is a good answer for a routine session.
 
 Session digest:
-"""
+""".replace("{types}", "|".join(obstypes.OBSERVED))  # the types the observer may write: one list, in obstypes
 SYSTEM_PROMPT = "You turn coding-session digests into a few typed notes. Answer with JSON only."
 _JSON_BLOCK = re.compile(r"\{.*\}", re.S)
 

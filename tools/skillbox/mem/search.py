@@ -45,6 +45,8 @@ KIND_ALIASES = {
 RANK_WINDOW = 300
 # Ids already shown are excluded inside SQL up to this many (SQLite caps bound parameters); beyond it, in Python.
 MAX_SQL_EXCLUDE = 500
+MAX_COUNT = 1_000_000  # most hits or neighbours a caller (CLI, MCP tool) may ask for; the CLI bounds alike
+MAX_ID = 2**63 - 1  # SQLite's largest integer: a bigger id cannot be in memory (and cannot be bound to a query)
 # A query term matching at most this many rows of a kind is rare: all of its rows are ranked, not only the newest.
 RARE_TERM_MATCHES = 200
 _TERM = re.compile(r"\w+", re.UNICODE)
@@ -159,6 +161,8 @@ def parse_when(text: str | None, *, end: bool = False) -> str | None:
     if relative:
         amount, unit = int(relative.group(1)), relative.group(2).lower()
         seconds = amount * {"h": 3600, "d": 86400, "w": 7 * 86400, "m": 30 * 86400}[unit]
+        if seconds > time.time():
+            raise UsageError(f"{value!r} reaches back before 1970", hint="use a smaller amount or a date")
         return now_iso(time.time() - seconds)
     if value in ("today", "yesterday"):
         day = time.strftime("%Y-%m-%d", time.gmtime(time.time() - (86400 if value == "yesterday" else 0)))
@@ -422,6 +426,8 @@ def search(store: Store, query: str = "", filters: Filters | None = None, *, lim
     filters = filters or Filters()
     if limit < 1:
         raise UsageError("--limit must be at least 1")
+    if limit > MAX_COUNT:
+        raise UsageError(f"--limit must be at most {MAX_COUNT:,}")
     result = SearchResult(query=query)
     terms = terms_of(query)
     if not terms:
@@ -507,9 +513,13 @@ def _anchor_point(store: Store, anchor: str) -> tuple[str, int, int, str | None,
     text = str(anchor).strip()
     if _REF.match(text):
         kind, ident = parse_ref(text)
-        row = store.conn.execute(
-            f"SELECT created_at, project, session_id FROM ({_ITEMS}) WHERE kind = ? AND id = ?", (kind, ident)
-        ).fetchone()
+        row = (
+            None
+            if ident > MAX_ID
+            else store.conn.execute(
+                f"SELECT created_at, project, session_id FROM ({_ITEMS}) WHERE kind = ? AND id = ?", (kind, ident)
+            ).fetchone()
+        )
         if row is None:
             raise NotFoundError(f"no {kind} {KIND_PREFIX[kind]}{ident} in memory")
         order = {"prompt": 0, "observation": 1, "summary": 2}[kind]
@@ -531,6 +541,8 @@ def timeline(store: Store, anchor: str, *, before: int = 5, after: int = 5, proj
     """Records around `anchor` in time order (prompt, then its observations, then its summary)."""
     if before < 0 or after < 0:
         raise UsageError("--before and --after must not be negative")
+    if before > MAX_COUNT or after > MAX_COUNT:
+        raise UsageError(f"--before and --after must be at most {MAX_COUNT:,}")
     at, order, ident, anchor_project, _session = _anchor_point(store, anchor)
     project = project or anchor_project
     where, params = "", []
@@ -570,7 +582,9 @@ def get_records(store: Store, refs: list[str]) -> tuple[list[dict], list[str]]:
     missing: list[str] = []
     for ref in refs:
         kind, ident = parse_ref(ref)
-        if kind == "observation":
+        if ident > MAX_ID:
+            record = None
+        elif kind == "observation":
             row = store.conn.execute("SELECT * FROM observations WHERE id = ?", (ident,)).fetchone()
             record = _decode(row, ("facts", "concepts", "files_read", "files_modified")) if row else None
         elif kind == "summary":

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 from skillbox.errors import ConfigError
 
 DEFAULT_SKIP_TOOLS = ("ListMcpResourcesTool", "SlashCommand", "Skill", "TodoWrite", "AskUserQuestion")
 
 
+MAX_INT = 2**63 - 1  # SQLite's largest integer; a bigger setting is a typo, not a wish
 POINTER = os.path.join(".skillbox", "plugin-data")  # under $HOME; written by bin/skillbox at SessionStart
 
 
@@ -128,10 +130,10 @@ def _coerce(name: str, default, value, origin: str):
         if isinstance(value, str):
             return value.strip()
     elif isinstance(default, int):
-        if isinstance(value, int) and not isinstance(value, bool):
+        if isinstance(value, str) and re.fullmatch(r"-?[0-9]+", value.strip()):
+            value = int(value)
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) <= MAX_INT:
             return value
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            return int(value)
     elif isinstance(default, list):
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
             return value

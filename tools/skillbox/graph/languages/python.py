@@ -110,7 +110,7 @@ def find_module(resolver, path: str, module: str, level: int) -> str | None:
                 return None
             base = posixpath.dirname(base)
         return module_file(base, module, resolver.files)
-    candidates = resolver.py_modules.get(module)
+    candidates = resolver.dotted_modules.get(module)
     if not candidates:
         return None
     if len(candidates) == 1:
@@ -137,7 +137,7 @@ def bind_import(resolver, path: str, imp, scope_bindings: dict, edge) -> None:
     if imp.names is None:  # import a.b.c [as x]
         target = find_module(resolver, path, imp.module, 0)
         if target is None:
-            if imp.module.split(".")[0] in resolver.py_modules:
+            if imp.module.split(".")[0] in resolver.dotted_modules:
                 resolver.stats["unresolved_imports"] += 1
                 return
             ext = _external(resolver, imp.module)
@@ -155,7 +155,7 @@ def bind_import(resolver, path: str, imp, scope_bindings: dict, edge) -> None:
         return
     target = find_module(resolver, path, imp.module, imp.level)
     if target is None:
-        if imp.level or (imp.module.split(".")[0] in resolver.py_modules):
+        if imp.level or (imp.module.split(".")[0] in resolver.dotted_modules):
             resolver.stats["unresolved_imports"] += 1
             return
         ext = _external(resolver, imp.module)
