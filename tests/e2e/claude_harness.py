@@ -23,27 +23,37 @@ PLUGIN_ID = "skillbox@skillbox"
 # ---- the Claude Code binary ----------------------------------------------------------------------------------
 
 
-def install_claude_code(target: Path) -> None:
-    """npm-install the pinned package into a scratch folder, check it runs, then move it into place atomically."""
+def npm_install(spec: str, target: Path, check=None) -> None:
+    """npm-install `spec` into a scratch folder, run `check(scratch)` on it, then move it into place atomically
+    (a concurrent run that finished first wins). Skips when npm is missing; fails when the install does."""
     npm = shutil.which("npm")
     if npm is None:
-        pytest.skip("npm is not on PATH: cannot install @anthropic-ai/claude-code for the end-to-end tests")
+        pytest.skip(f"npm is not on PATH: cannot install {spec}")
     target.parent.mkdir(parents=True, exist_ok=True)
     scratch = target.parent / f"{target.name}.tmp-{os.getpid()}"
     shutil.rmtree(scratch, ignore_errors=True)
     proc = subprocess.run(
-        [npm, "install", "--prefix", str(scratch), "--no-audit", "--no-fund", "--loglevel=error",
-         f"@anthropic-ai/claude-code@{CLAUDE_CODE_VERSION}"],
+        [npm, "install", "--prefix", str(scratch), "--no-audit", "--no-fund", "--loglevel=error", spec],
         capture_output=True, text=True, timeout=900,
     )  # fmt: skip
     if proc.returncode != 0:
         shutil.rmtree(scratch, ignore_errors=True)
-        pytest.fail(f"npm install @anthropic-ai/claude-code@{CLAUDE_CODE_VERSION} failed:\n{proc.stderr[-3000:]}")
-    check_claude(scratch / "node_modules" / ".bin" / "claude")
+        pytest.fail(f"npm install {spec} failed:\n{proc.stderr[-3000:]}")
+    if check is not None:
+        check(scratch)
     try:
         scratch.rename(target)
     except OSError:  # another test run finished first; use its copy
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def install_claude_code(target: Path) -> None:
+    """The pinned Claude Code CLI, checked to run before it is moved into place."""
+    npm_install(
+        f"@anthropic-ai/claude-code@{CLAUDE_CODE_VERSION}",
+        target,
+        check=lambda scratch: check_claude(scratch / "node_modules" / ".bin" / "claude"),
+    )
 
 
 def check_claude(binary: Path) -> None:

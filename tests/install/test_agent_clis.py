@@ -8,13 +8,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.e2e.claude_harness import npm_install
 from tests.install.conftest import REPO
 
 CACHE = Path(os.environ.get("SKILLBOX_E2E_CACHE", Path.home() / ".cache" / "skillbox-e2e")) / "agents"
@@ -34,23 +34,7 @@ def agent_binary(platform: str) -> Path:
     path = target / "node_modules" / ".bin" / binary
     if path.exists():
         return path
-    npm = shutil.which("npm")
-    if npm is None:
-        pytest.skip(f"npm is not on PATH: cannot install {package} to check its view of the install")
-    scratch = target.with_name(f"{target.name}.tmp-{os.getpid()}")
-    shutil.rmtree(scratch, ignore_errors=True)
-    done = subprocess.run(
-        [npm, "install", "--prefix", str(scratch), "--no-audit", "--no-fund", "--loglevel=error",
-         f"{package}@{version}"],
-        capture_output=True, text=True, timeout=900,
-    )  # fmt: skip
-    if done.returncode != 0:
-        shutil.rmtree(scratch, ignore_errors=True)
-        pytest.fail(f"npm install {package}@{version} failed: {done.stderr[-2000:]}")
-    try:
-        scratch.rename(target)
-    except OSError:
-        shutil.rmtree(scratch, ignore_errors=True)
+    npm_install(f"{package}@{version}", target)
     return path
 
 
