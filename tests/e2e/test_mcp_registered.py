@@ -72,6 +72,17 @@ def _tool_results(request: dict) -> dict[str, str]:
     return results
 
 
+def _tool_errors(request: dict) -> set[str]:
+    """The tool_use_ids whose result the client passed on as an error (is_error: true)."""
+    return {
+        block["tool_use_id"]
+        for message in request["messages"]
+        if isinstance(message.get("content"), list)
+        for block in message["content"]
+        if block.get("type") == "tool_result" and block.get("is_error")
+    }
+
+
 def _system_text(request: dict) -> str:
     """Everything the client told the model besides the conversation: system prompt and system messages."""
     system = request.get("system")
@@ -126,8 +137,10 @@ def test_a_graph_tool_before_any_build_answers_how_to_build(run_session, fake_ap
         timeout=180,
     )
     assert session.returncode == 0, session.stderr
-    answer = _tool_results(fake_api.message_requests()[-1])["toolu_stats"]
-    assert answer.startswith(f"Error: no code graph built yet for {project}: run `skillbox graph build {project}`")
+    last = fake_api.message_requests()[-1]
+    answer = _tool_results(last)["toolu_stats"]
+    assert "toolu_stats" in _tool_errors(last), answer
+    assert f"no code graph built yet for {project}: run `skillbox graph build {project}`" in answer
 
 
 def test_the_memory_server_reads_the_store_the_hooks_write(run_session, fake_api, fresh_plugin_home, tmp_path):

@@ -39,10 +39,11 @@ def text_tool(server, **options):
 
 def guarded(fn, *args):
     """Run a tool body: our user errors (an unknown node, a missing graph, a negative limit, a bad date) become a
-    one-line result with isError=true, so the client can tell a failed call from an answer; never a traceback."""
-    from skillbox.errors import SkillboxError, error_line
+    one-line result with isError=true, so the client can tell a failed call from an answer; never a traceback.
+    The SDK puts "Error executing tool NAME: " in front of the message, so it is not prefixed "Error:" again."""
+    from skillbox.errors import SkillboxError
 
     try:
         return fn(*args)
     except SkillboxError as err:
-        raise tool_error_class()(error_line(err)) from None
+        raise tool_error_class()(err.one_line()) from None

@@ -30,7 +30,9 @@ async def _session(graph: Path, steps):
 
 
 def _text(result) -> str:
-    return "".join(part.text for part in result.content if getattr(part, "type", "") == "text")
+    """The answer's text; a tool error (isError=true) marked with a leading "ERROR " to assert on."""
+    text = "".join(part.text for part in result.content if getattr(part, "type", "") == "text")
+    return f"ERROR {text}" if result.is_error else text
 
 
 def test_mcp_tools_answer_and_reload_when_graph_changes(project):
@@ -65,8 +67,9 @@ def test_mcp_tools_answer_and_reload_when_graph_changes(project):
     assert "src/app/helpers.py" in out["affected"]["files"]
     assert {p["confidence"] for peers in out["affected"]["files"].values() for p in peers} <= {"EXTRACTED", "INFERRED"}
     assert "[EXTRACTED]" in out["explain"]
-    assert out["ambiguous"].startswith("Error: 'url_for' matches 2 nodes")
+    assert out["ambiguous"].startswith("ERROR Error executing tool explain: 'url_for' matches 2 nodes")
     assert out["gods"][0]["name"] == "route"
     assert out["stats"]["nodes"] == 16
-    assert out["community"].startswith("Error: no community matches")  # not clustered yet: no communities.json
+    # not clustered yet: no communities.json
+    assert out["community"].startswith("ERROR Error executing tool community: no community matches")
     assert out["after"].startswith("function fresh")

@@ -15,7 +15,9 @@ REPO = Path(__file__).resolve().parents[3]
 
 
 def _text(result) -> str:
-    return "".join(part.text for part in result.content if getattr(part, "type", "") == "text")
+    """The answer's text; a tool error (isError=true) marked with a leading "ERROR " to assert on."""
+    text = "".join(part.text for part in result.content if getattr(part, "type", "") == "text")
+    return f"ERROR {text}" if result.is_error else text
 
 
 def _calls(project_dir: Path, cwd: Path, between) -> list[str]:
@@ -52,7 +54,8 @@ def test_no_graph_yet_is_a_tool_error_then_a_build_at_the_repo_root_is_found(tmp
         (repo / "skillbox-out" / "graph.json").write_text(json.dumps(small_graph()))
 
     before, after = _calls(session_dir, cwd=tmp_path, between=build)
-    assert before.startswith(f"Error: no code graph built yet for {session_dir}: run `skillbox graph build")
+    assert before.startswith("ERROR ") and "Traceback" not in before
+    assert f"no code graph built yet for {session_dir}: run `skillbox graph build" in before
     assert json.loads(after)["nodes"] == 16
 
 
@@ -63,4 +66,4 @@ def test_the_search_stops_at_the_repository_root(tmp_path: Path):
     inner = outer / "inner"
     (inner / ".git").mkdir(parents=True)  # a repository of its own: the outer graph is not its graph
     first, second = _calls(inner, cwd=inner, between=lambda: None)
-    assert first.startswith("Error: no code graph built yet") and second == first
+    assert first.startswith("ERROR ") and "no code graph built yet" in first and second == first

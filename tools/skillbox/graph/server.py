@@ -9,7 +9,8 @@ Which graph: `--graph FILE` when given. Otherwise the project's: Claude Code sta
 session's folder and sets CLAUDE_PROJECT_DIR to it, which may be a subfolder of the repository whose root holds
 the build; so the server looks for `skillbox-out/graph.json` there and in each parent folder up to the repository
 root (the first folder with `.git`), again on every call, so a graph built after the session started is found.
-Until one exists, each tool answers with a one-line error saying how to build it; the server itself starts fine.
+Until one exists, each tool answers with a one-line error (isError=true) saying how to build it; the server itself
+starts fine.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import sys
 import threading
 from pathlib import Path
 
-from skillbox.errors import NotFoundError, SkillboxError, error_line
+from skillbox.errors import NotFoundError
 from skillbox.graph.code_graph import DEFAULT_GRAPH
 from skillbox.graph.index import GraphIndex
 
@@ -94,35 +95,27 @@ def _answer(result: dict, fmt: str) -> str:
     return result["text"]
 
 
-def _safe(fn) -> str:
-    """User errors (unknown or ambiguous node, missing graph) become a one-line tool result."""
-    try:
-        return fn()
-    except SkillboxError as err:
-        return error_line(err)
-
-
 def build_server(graph: str | Path | None = None):
     from skillbox.graph import query as q
 
     live = LiveGraph(graph)
-    from skillbox.mcp_server import server_class, text_tool
+    from skillbox.mcp_server import guarded, server_class, text_tool
 
     server = server_class()(name="skillbox-graph", instructions=INSTRUCTIONS)
 
     @text_tool(server, name="query", description="Answer a free-text question from the graph within a token budget.")
     def query(question: str, budget: int = q.DEFAULT_BUDGET, format: str = "text") -> str:
-        return _safe(lambda: _answer(q.query(live.index(), question, budget), format))
+        return guarded(lambda: _answer(q.query(live.index(), question, budget), format))
 
     @text_tool(server, name="path", description="Shortest meaningful path between two nodes, each hop with file:line.")
     def path(source: str, target: str, format: str = "text") -> str:
-        return _safe(lambda: _answer(q.path(live.index(), source, target), format))
+        return guarded(lambda: _answer(q.path(live.index(), source, target), format))
 
     @text_tool(
         server, name="explain", description="A node: where it is, docstring, callers, callees, imports, community."
     )
     def explain(node: str, format: str = "text") -> str:
-        return _safe(lambda: _answer(q.explain(live.index(), node), format))
+        return guarded(lambda: _answer(q.explain(live.index(), node), format))
 
     @text_tool(
         server,
@@ -131,7 +124,7 @@ def build_server(graph: str | Path | None = None):
         "confidence on its chain; AMBIGUOUS edges only with include_ambiguous.",
     )
     def affected(node: str, depth: int = 2, include_ambiguous: bool = False, format: str = "text") -> str:
-        return _safe(lambda: _answer(q.affected(live.index(), node, depth, include_ambiguous), format))
+        return guarded(lambda: _answer(q.affected(live.index(), node, depth, include_ambiguous), format))
 
     @text_tool(
         server,
@@ -140,17 +133,17 @@ def build_server(graph: str | Path | None = None):
         "include_ambiguous).",
     )
     def god_nodes(limit: int = 10, include_ambiguous: bool = False) -> str:
-        return _safe(lambda: json.dumps(q.god_nodes(live.index(), limit, include_ambiguous), ensure_ascii=False))
+        return guarded(lambda: json.dumps(q.god_nodes(live.index(), limit, include_ambiguous), ensure_ascii=False))
 
     @text_tool(server, name="community", description="A community's label, size, cohesion and most connected members.")
     def community(community_id: int, limit: int = 50) -> str:
-        return _safe(lambda: json.dumps(q.community(live.index(), community_id, limit), ensure_ascii=False))
+        return guarded(lambda: json.dumps(q.community(live.index(), community_id, limit), ensure_ascii=False))
 
     @text_tool(
         server, name="stats", description="Counts: nodes, edges, files, kinds, relations, confidence, communities."
     )
     def stats() -> str:
-        return _safe(lambda: json.dumps(q.stats(live.index()), ensure_ascii=False))
+        return guarded(lambda: json.dumps(q.stats(live.index()), ensure_ascii=False))
 
     return server
 

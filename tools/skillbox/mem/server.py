@@ -64,12 +64,6 @@ def tool_get_observations(ids: list[str]) -> str:
     return json.dumps({"records": found, "missing": missing}, ensure_ascii=False, indent=1)
 
 
-def _safe(fn, *args) -> str:
-    """Our user errors (a negative limit, a bad date, an unknown id) become a one-line tool result with
-    isError=true — the client must be able to tell a failed call from an answer — never a traceback."""
-    return guarded(fn, *args)
-
-
 def build_server():
     server = server_class()(name="skillbox-mem", instructions=INSTRUCTIONS)
 
@@ -90,7 +84,7 @@ def build_server():
         format: str = "text",
     ) -> str:
         """type: observations|summaries|prompts or an observation type; since/until: YYYY-MM-DD or 3d."""
-        return _safe(tool_search, query, type, project, since, until, file, concept, limit, format)
+        return guarded(tool_search, query, type, project, since, until, file, concept, limit, format)
 
     @text_tool(
         server,
@@ -98,7 +92,7 @@ def build_server():
         description="Records before and after an anchor: a ref (12, S3, P7), a session id or a date (YYYY-MM-DD).",
     )
     def timeline(anchor: str, before: int = 5, after: int = 5, project: str | None = None, format: str = "text") -> str:
-        return _safe(tool_timeline, anchor, before, after, project, format)
+        return guarded(tool_timeline, anchor, before, after, project, format)
 
     @text_tool(
         server,
@@ -106,7 +100,7 @@ def build_server():
         description="Full records for several refs in one call (12 or #12 observation, S3 summary, P7 prompt).",
     )
     def get_observations(ids: list[str]) -> str:
-        return _safe(tool_get_observations, ids)
+        return guarded(tool_get_observations, ids)
 
     return server
 
