@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -17,7 +18,7 @@ from skillbox.skills.triggers import TARGET_LEFT_ALONE, TARGET_RIGHT_SKILL, load
 from tests.skills.conftest import REPO, SKILLS
 
 HELDOUT = REPO / "tests" / "skills" / "heldout"
-SEALED, DEV = HELDOUT / "sealed.json", HELDOUT / "dev.json"
+SEALED, DEV, DEV2 = HELDOUT / "sealed.json", HELDOUT / "dev.json", HELDOUT / "dev2.json"
 
 
 def invoke(*args):
@@ -37,7 +38,12 @@ def test_the_sealed_half_is_the_one_committed_before_tuning():
     assert hashlib.sha256(SEALED.read_bytes()).hexdigest() == SEALED_SHA256
 
 
-def test_the_halves_are_disjoint_from_each_other_and_from_the_per_skill_evals():
+def normalised(request: str) -> str:
+    """A request with case, spacing and punctuation folded: a near-copy counts as an overlap too."""
+    return re.sub(r"[\W_]+", " ", request.casefold()).strip()
+
+
+def test_the_sets_are_disjoint_from_each_other_and_from_the_per_skill_evals():
     sealed, dev = set(requests_of(SEALED)), set(requests_of(DEV))
     evals = set()
     for path in SKILLS.glob("*/evals/triggers.json"):
@@ -45,6 +51,22 @@ def test_the_halves_are_disjoint_from_each_other_and_from_the_per_skill_evals():
         evals |= set(data["should_trigger"]) | set(data["should_not_trigger"])
     assert not sealed & dev
     assert not (sealed | dev) & evals
+    # dev2 (session 5) is held to the stricter, folded comparison against everything before it. The older sets
+    # keep the exact one: folded, one sealed request equals a per-skill eval request, and finding which would
+    # mean reading the sealed set (README.md, "Overlap").
+    dev2 = {normalised(r) for r in requests_of(DEV2)}
+    assert not dev2 & {normalised(r) for r in sealed | dev | evals}
+
+
+def test_dev2_has_six_positives_per_skill_twenty_near_misses_both_languages_and_sources():
+    cases = load_heldout_set(DEV2).cases
+    skills = {p.parent.name for p in SKILLS.glob("*/SKILL.md")}
+    assert all(sum(c.expect == s for c in cases) >= 6 for s in skills)
+    assert sum(c.expect is None for c in cases) >= 20
+    assert all(c.source for c in cases)
+    for group in [[c for c in cases if c.expect == s] for s in skills] + [[c for c in cases if c.expect is None]]:
+        chinese = sum(bool(re.search(r"[\u4e00-\u9fff]", c.request)) for c in group)
+        assert 0 < chinese < len(group), "each skill's requests and the near-misses come in English and Chinese"
 
 
 @pytest.mark.parametrize("path", [SEALED, DEV], ids=["sealed", "dev"])
