@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -17,7 +18,7 @@ from skillbox.skills.triggers import TARGET_LEFT_ALONE, TARGET_RIGHT_SKILL, load
 from tests.skills.conftest import REPO, SKILLS
 
 HELDOUT = REPO / "tests" / "skills" / "heldout"
-SEALED, DEV = HELDOUT / "sealed.json", HELDOUT / "dev.json"
+SEALED, DEV, DEV2, DEV3 = (HELDOUT / f"{name}.json" for name in ("sealed", "dev", "dev2", "dev3"))
 
 
 def invoke(*args):
@@ -37,7 +38,12 @@ def test_the_sealed_half_is_the_one_committed_before_tuning():
     assert hashlib.sha256(SEALED.read_bytes()).hexdigest() == SEALED_SHA256
 
 
-def test_the_halves_are_disjoint_from_each_other_and_from_the_per_skill_evals():
+def normalised(request: str) -> str:
+    """A request with case, spacing and punctuation folded: a near-copy counts as an overlap too."""
+    return re.sub(r"[\W_]+", " ", request.casefold()).strip()
+
+
+def test_the_sets_are_disjoint_from_each_other_and_from_the_per_skill_evals():
     sealed, dev = set(requests_of(SEALED)), set(requests_of(DEV))
     evals = set()
     for path in SKILLS.glob("*/evals/triggers.json"):
@@ -45,6 +51,24 @@ def test_the_halves_are_disjoint_from_each_other_and_from_the_per_skill_evals():
         evals |= set(data["should_trigger"]) | set(data["should_not_trigger"])
     assert not sealed & dev
     assert not (sealed | dev) & evals
+    # dev2 and dev3 (session 5) are held to the stricter, folded comparison against everything before it. The older sets
+    # keep the exact one: folded, one sealed request equals a per-skill eval request, and finding which would
+    # mean reading the sealed set (README.md, "Overlap").
+    dev2, dev3 = ({normalised(r) for r in requests_of(p)} for p in (DEV2, DEV3))
+    assert not dev2 & {normalised(r) for r in sealed | dev | evals}
+    assert not dev3 & ({normalised(r) for r in sealed | dev | evals} | dev2)
+
+
+@pytest.mark.parametrize(("path", "per_skill", "near"), [(DEV2, 6, 20), (DEV3, 4, 10)], ids=["dev2", "dev3"])
+def test_the_session_5_sets_cover_every_skill_in_both_languages_and_name_their_sources(path, per_skill, near):
+    cases = load_heldout_set(path).cases
+    skills = {p.parent.name for p in SKILLS.glob("*/SKILL.md")}
+    assert all(sum(c.expect == s for c in cases) >= per_skill for s in skills)
+    assert sum(c.expect is None for c in cases) >= near
+    assert all(c.source for c in cases)
+    for group in [[c for c in cases if c.expect == s] for s in skills] + [[c for c in cases if c.expect is None]]:
+        chinese = sum(bool(re.search(r"[\u4e00-\u9fff]", c.request)) for c in group)
+        assert 0 < chinese < len(group), "each skill's requests and the near-misses come in English and Chinese"
 
 
 @pytest.mark.parametrize("path", [SEALED, DEV], ids=["sealed", "dev"])
@@ -111,8 +135,9 @@ def test_bad_set_files_are_one_line_errors(tmp_path):
 
 @pytest.mark.xfail(
     strict=True,
-    reason="sealed half measured at 88.1% right skill (target 95%) and 95.8% near-misses left alone (target 80%) "
-    "after tuning on the dev half only; remove this mark when the bundle meets both",
+    reason="sealed half measured at 86.9% right skill (target 95%) and 95.8% near-misses left alone (target 80%) "
+    "in session 5 after tuning on dev, dev2 and dev3 only (88.1% in session 4); remove this mark when the bundle "
+    "meets both",
 )
 def test_the_sealed_half_meets_its_targets():
     score = score_heldout(SKILLS, load_heldout_set(SEALED))
