@@ -216,11 +216,16 @@ def _root_html_files(root: Path) -> list[Path]:
 
 @rule(
     "multiple_root_compositions",
-    "error",
+    "warning",
     G,
     summary="Several HTML files at the project root carry a composition.",
-    explanation="The renderer takes index.html as the entry; another root-level composition is either dead or "
-    "meant to be a sub-composition under compositions/.",
+    explanation="""
+The renderer takes index.html as the entry and never reads the other file: a project with an extra
+outro.html renders frame-identical to the same project without it (render case `second_root_composition`), so
+nothing in the video breaks. What this protects is the project's structure for preview and Studio editing: a
+scene meant to play belongs under compositions/ and is mounted from index.html with data-composition-src;
+a second root composition is either dead or a sub-composition in the wrong place.
+""",
     bad=project(
         {"index.html": composition(""), "outro.html": composition("", composition_id="outro")},
         "index.html + outro.html, both with data-composition-id",
