@@ -114,3 +114,17 @@ def test_variables_declaration_error_only_when_the_runtime_drops_it(tmp_path):
     assert [f.severity for f in declared("not_json", "[{id: 1}]")] == ["error"]
     assert [f.severity for f in declared("type", '[{"id": "title", "type": "text", "default": "A"}]')] == ["warning"]
     assert not declared("ok", '[{"id": "title", "type": "string", "label": "T", "default": "A"}]')
+
+
+def test_clip_visibility_tween_is_an_error_display_a_warning(tmp_path):
+    """The runtime writes a clip's style.visibility every frame (a visibility hide is lost); display renders as
+    the author meant."""
+    clip = '<div id="c" class="clip" data-start="0" data-duration="4" data-track-index="1"></div>'
+    cases = {
+        "visibility": ('tl.set("#c", { visibility: "hidden" }, 1);', ["error"]),
+        "display": ('tl.set("#c", { display: "none" }, 1);', ["warning"]),
+        "opacity": ('tl.set("#c", { opacity: 0 }, 1);', []),
+    }
+    for name, (js, severities) in cases.items():
+        found = codes(write(tmp_path / name, {"index.html": composition(clip, js=js)}), "gsap_animates_clip_element")
+        assert [f.severity for f in found] == severities, name

@@ -705,8 +705,9 @@ _SPLIT_ATTR = re.compile(r"\[[\w-]+\s*=\s*(\"[^\"]*\"|'[^']*')\s+[\w-]+\s*=")
     "error",
     G,
     summary='A selector puts two attribute tests in one bracket: [data-a="x" data-b="y"].',
-    explanation="That is a selector syntax error: querySelector throws and CSS drops the rule. Write one bracket "
-    "per attribute.",
+    explanation="That is a selector syntax error: CSS drops the rule (render case `split_attribute_selector_css`: "
+    "the box keeps its old colour in 8 of 8 frames) and querySelector throws, so the script stops and the render "
+    "fails (case `split_attribute_selector_query`: the timeline never registers). Write one bracket per attribute.",
     bad=comp('<p id="t" data-role="x">Hi</p>', css='[data-composition-id="main" data-role="x"] { color: red; }'),
     good=comp('<p id="t" data-role="x">Hi</p>', css='[data-composition-id="main"][data-role="x"] { color: red; }'),
     fix_hint='Split it: [data-a="x"][data-b="y"].',
@@ -724,11 +725,16 @@ def split_data_attribute_selector(doc: Document):
 
 @rule(
     "template_literal_selector",
-    "error",
+    "warning",
     G,
     summary="querySelector is given a template literal with ${...}.",
-    explanation="Selectors built at runtime cannot be checked, break when ids change and are a common source of "
-    "`null` targets in render workers.",
+    explanation="""
+A selector built at runtime works in the render when the element exists: ``querySelector(`#box${n}`)`` renders
+frame-identical to ``querySelector("#box1")`` (render case `template_literal_query`), so this is a warning. What
+it protects is Studio editing and the linter itself: a built selector cannot be checked statically (target,
+transform and overlap rules skip it) and breaks silently when an id is renamed (in the markup or in Studio),
+leaving a `null` target.
+""",
     bad=comp('<p id="t1">Hi</p>', js="const n = 1;\ntl.to(document.querySelector(`#t${n}`), { x: 10 }, 0);"),
     good=comp('<p id="t1">Hi</p>', js='tl.to(document.querySelector("#t1"), { x: 10 }, 0);'),
     fix_hint="Use a static selector string (or select by a data attribute).",

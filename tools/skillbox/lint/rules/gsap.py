@@ -170,10 +170,18 @@ def gsap_timeline_not_registered(doc: Document):
     "gsap_animates_clip_element",
     "error",
     G,
-    summary="A tween sets display or visibility on a .clip element.",
-    explanation="The runtime owns the visibility of `.clip` elements (it hides them outside their window); a tween "
-    "that also writes display/visibility fights it and the clip flashes or never shows.",
-    bad=comp(BOX, js='tl.from("#box", { opacity: 0 }, 0);\ntl.set("#box", { display: "none" }, 3.5);'),
+    summary="A tween sets visibility (error) or display (warning) on a .clip element.",
+    explanation="""
+The runtime owns the visibility of `.clip` elements: on every frame it sets `style.visibility` from the clip's
+data-start/data-duration window. A tween that writes visibility is overwritten: render case
+`visibility_hidden_on_clip` hides a moving clip with `tl.set(box, { visibility: "hidden" }, 1)` and the box
+stays on screen for the rest of its window (4 of 8 frames differ from hiding it with opacity) — an error.
+`display` is not what the runtime writes, and a `display: "none"` / `"block"` pair renders frame-identical to
+the same opacity pair with one worker and with two (render case `display_none_on_clip`), so that shape is a
+warning: it protects Studio editing and preview, where the clip's window is what shows and hides it. Animate
+opacity (or autoAlpha on a wrapper that is not .clip).
+""",
+    bad=comp(BOX, js='tl.from("#box", { opacity: 0 }, 0);\ntl.set("#box", { visibility: "hidden" }, 3.5);'),
     good=comp(BOX, js='tl.from("#box", { opacity: 0 }, 0);\ntl.to("#box", { opacity: 0, duration: 0.3 }, 3.5);'),
     fix_hint="Animate opacity (or autoAlpha on a wrapper that is not .clip) instead of display/visibility.",
     peer=True,
@@ -186,7 +194,11 @@ def gsap_animates_clip_element(doc: Document):
         targets = tween_targets(doc, call) or []
         clips = [t for t in targets if "clip" in t.classes]
         if clips:
-            yield Hit(call.offset, f"tween sets {', '.join(sorted(keys))} on clip {clips[0].label()}", clips[0])
+            severity = None if "visibility" in keys else "warning"  # the runtime overwrites visibility per frame
+            text = f"tween sets {', '.join(sorted(keys))} on clip {clips[0].label()}"
+            if severity is None:
+                text += " (the runtime overwrites a clip's visibility on every frame)"
+            yield Hit(call.offset, text, clips[0], severity=severity)
 
 
 LAYOUT_KEYS = {
@@ -1034,9 +1046,10 @@ DASHED_PATH = (
     explanation="""
 GSAP merges dash lists component by component, so `strokeDasharray: 290` over CSS `stroke-dasharray: 10 10`
 computes to `290px, 10px`: the CSS gap survives, the hide-then-draw-on trick hides only one gap's worth and the
-line is visible from the first frame. Render case `svg_drawon_over_css_dashes`: the dashed CSS variant differs
-from the intended draw-on in every frame but the last. Only CSS rules without combinators (and inline styles) are
-matched, as upstream; a two-component GSAP value (`${len} ${len}`) is the fix and is not reported.
+line is visible from the first frame. Render case `svg_drawon_over_css_dashes`: with CSS `10 10` the undrawn
+rest of the line shows after a 10 px gap in 8 of 8 frames, where the intended draw-on shows only the drawn
+part. Only CSS rules without combinators (and inline styles) are matched, as upstream; a two-component GSAP
+value (`${len} ${len}`) is the fix and is not reported.
 """,
     bad=comp(
         DASHED_PATH,

@@ -109,10 +109,16 @@ def media_missing_id(doc: Document):
 
 @rule(
     "media_missing_data_start",
-    "error",
+    "warning",
     G,
     summary="A <video>/<audio> with a src has no data-start.",
-    explanation="Untimed media is not managed by the runtime: it never plays in the render.",
+    explanation="""
+The renderer starts untimed media at 0: a `<video>` without data-start renders frame-identical to the same clip
+with `data-start="0"` (render case `video_without_data_start`), and an `<audio>` without it is mixed at the same
+level (-21.1 dB mean in both mp4 renders, case `audio_without_data_start`). So this is a warning. What it protects
+is Studio editing and the timing checks: a clip without data-start has no place on the timeline, so it cannot be
+moved or trimmed there and overlap checks cannot see it. Say when it starts.
+""",
     bad=comp('<audio id="vo" src="assets/voice.mp3" data-duration="4" data-track-index="2"></audio>', assets=(VOICE,)),
     good=comp(GOOD_AUDIO, assets=(VOICE,)),
     fix_hint='Add data-start="<seconds>" (and data-duration) to the media element.',
@@ -448,7 +454,9 @@ def color_grading_non_media(doc: Document):
     "error",
     G,
     summary="data-color-grading is not valid JSON.",
-    explanation="The grading attribute is parsed with JSON.parse; invalid JSON disables grading for the clip.",
+    explanation="The grading attribute is parsed with JSON.parse; invalid JSON disables grading for the clip "
+    "(render case `color_grading_unquoted_keys`: `{enabled: true, adjust: {saturation: -1}}` leaves the clip in "
+    "colour, 8 of 8 frames differ from the quoted JSON, which renders it grey).",
     bad=comp(f"<video {V_ATTRS} muted playsinline data-color-grading='{{exposure: 0.2}}'></video>", assets=(CLIP,)),
     good=comp(
         f"<video {V_ATTRS} muted playsinline data-color-grading='{{\"exposure\": 0.2}}'></video>", assets=(CLIP,)
