@@ -436,9 +436,10 @@ def video_nested_in_timed_element(doc: Document):
     G,
     summary="data-color-grading on an element that is not <video> or <img>.",
     explanation="Grading is applied by the media pipeline only; on other elements it is silently ignored.",
-    bad=comp('<div id="box" data-color-grading=\'{"exposure": 0.2}\'></div>'),
+    bad=comp('<div id="box" data-color-grading=\'{"adjust": {"exposure": 0.2}}\'></div>'),
     good=comp(
-        f"<video {V_ATTRS} muted playsinline data-color-grading='{{\"exposure\": 0.2}}'></video>", assets=(CLIP,)
+        f'<video {V_ATTRS} muted playsinline data-color-grading=\'{{"adjust": {{"exposure": 0.2}}}}\'></video>',
+        assets=(CLIP,),
     ),
     fix_hint="Move data-color-grading onto the <video> or <img> it should grade.",
     peer=True,
@@ -457,11 +458,15 @@ def color_grading_non_media(doc: Document):
     explanation="The grading attribute is parsed with JSON.parse; invalid JSON disables grading for the clip "
     "(render case `color_grading_unquoted_keys`: `{enabled: true, adjust: {saturation: -1}}` leaves the clip in "
     "colour, 8 of 8 frames differ from the quoted JSON, which renders it grey).",
-    bad=comp(f"<video {V_ATTRS} muted playsinline data-color-grading='{{exposure: 0.2}}'></video>", assets=(CLIP,)),
-    good=comp(
-        f"<video {V_ATTRS} muted playsinline data-color-grading='{{\"exposure\": 0.2}}'></video>", assets=(CLIP,)
+    bad=comp(
+        f"<video {V_ATTRS} muted playsinline data-color-grading='{{adjust: {{exposure: 0.2}}}}'></video>",
+        assets=(CLIP,),
     ),
-    fix_hint='Write strict JSON: double-quoted keys, e.g. {"exposure": 0.2}.',
+    good=comp(
+        f'<video {V_ATTRS} muted playsinline data-color-grading=\'{{"adjust": {{"exposure": 0.2}}}}\'></video>',
+        assets=(CLIP,),
+    ),
+    fix_hint='Write strict JSON: double-quoted keys, e.g. {"adjust": {"exposure": 0.2}}.',
     peer=True,
 )
 def color_grading_invalid_json(doc: Document):
