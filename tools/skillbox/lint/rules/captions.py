@@ -70,7 +70,8 @@ def caption_transcript_not_inline(doc: Document):
     summary="A caption element is styled position: relative.",
     explanation="Caption groups are stacked in one place and switched on the timeline; relative positioning puts "
     "them below each other, so later groups render lower, off the caption line and off-screen (render case "
-    "`caption_groups_relative`: 5 of 8 frames differ from absolute groups; the third group sits below the frame).",
+    "`caption_groups_relative`: 5 of 8 frames differ from absolute groups; the third group is cut by the frame's "
+    "bottom edge).",
     bad=comp(TRACK, css=".caption-group { position: relative; }", js=TRACK_IN),
     good=comp(TRACK, css=".caption-group { position: absolute; }", js=TRACK_IN),
     fix_hint="Use position: absolute for caption groups/words inside a positioned container.",

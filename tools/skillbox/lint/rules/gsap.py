@@ -399,8 +399,6 @@ def gsap_fullscreen_overlay_starts_visible(doc: Document):
             elements[element.start] = element
     for start, calls in windows.items():
         element = elements[start]
-        if not _full_frame_overlay(doc, element):
-            continue
         if any(pos is None for _c, pos in calls):
             continue  # an appended or label-relative position: the order is not known statically
         calls.sort(key=lambda item: item[1])
@@ -418,7 +416,7 @@ def gsap_fullscreen_overlay_starts_visible(doc: Document):
             c is not reveal[0] and c.method != "from" and pos >= reveal[1] and _hidden_state(c.vars or {})
             for c, pos in calls
         )
-        if not hides_later:
+        if not hides_later or not _full_frame_overlay(doc, element):  # the CSS cascade last: it is the costly part
             continue
         target = reveal[0].targets.text if reveal[0].targets is not None else ""
         tokens = [f"#{element.id}"] if element.id else []
