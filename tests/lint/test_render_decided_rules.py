@@ -128,3 +128,25 @@ def test_clip_visibility_tween_is_an_error_display_a_warning(tmp_path):
     for name, (js, severities) in cases.items():
         found = codes(write(tmp_path / name, {"index.html": composition(clip, js=js)}), "gsap_animates_clip_element")
         assert [f.severity for f in found] == severities, name
+
+
+def test_every_render_case_an_explain_page_cites_exists():
+    """`lint explain` pages cite render cases by name; each must be a case in bench/lint_render_cases.py, so a
+    renamed or dropped case cannot leave a page pointing at evidence that is gone."""
+    import re
+    import sys
+    from pathlib import Path
+
+    from skillbox.lint.registry import all_rules
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    import lint_render_cases
+
+    names = {c.name for c in lint_render_cases.CASES}
+    cited = {
+        (code, name)
+        for code, r in all_rules().items()
+        for name in re.findall(r"\bcases?\s+`([a-z][a-z0-9_]+)`", r.explanation)
+    }
+    assert len(cited) >= 45
+    assert sorted(c for c in cited if c[1] not in names) == []

@@ -777,9 +777,9 @@ it throws when the tween first renders and the render fails ("HyperFrames runtim
 `function_value_index_as_element`; with `(i, el) =>` it renders) — an error. A function value that measures the
 DOM (offsetWidth, getBoundingClientRect) is a warning: it runs at each worker's first seek, and with a layout
 that is settled before the timeline is built two workers computed the same value (render case
-`function_value_measures_dom`: 0 of 8 frames differ between one and two workers). It still depends on layout at
-first render, which preview and Studio (resizing, late fonts) do not pin down; compute it once, before building
-the timeline.
+`function_value_measures_dom`: 0 of 8 frames differ between one and two workers). What the warning protects
+is preview and Studio editing, where the layout at the first render is not pinned down (resizing, late fonts);
+compute the value once, before building the timeline.
 """,
     bad=comp(BOX, js='tl.to("#box", { x: (el) => Number(el.dataset.x) }, 0);'),
     good=comp(BOX, js='tl.to("#box", { x: (i, el) => Number(el.dataset.x) }, 0);'),
