@@ -150,3 +150,21 @@ def test_every_render_case_an_explain_page_cites_exists():
     }
     assert len(cited) >= 45
     assert sorted(c for c in cited if c[1] not in names) == []
+
+
+def test_scene_shown_from_the_first_frame_is_not_an_overlay_defect(tmp_path):
+    """A full-frame scene revealed at t = 0 and faded out later covers no earlier frame (upstream's producer test
+    pip-video-late-host has this shape; the peer reports it, we do not)."""
+    js = 'tl.fromTo("#flash", { opacity: 1 }, { opacity: 1, duration: 3 }, 0);\ntl.to("#flash", { opacity: 0 }, 2.7);'
+    assert not overlay(tmp_path, "scene", js=js)
+    late = 'tl.fromTo("#flash", { opacity: 1 }, { opacity: 1, duration: 1 }, 1);\ntl.to("#flash", { opacity: 0 }, 2.7);'
+    assert overlay(tmp_path, "late", js=late)
+
+
+def test_only_a_real_hide_counts_as_the_later_hide(tmp_path):
+    """A later tween that does not hide (opacity 1, no display key) is not the hide that makes the shape."""
+    js = 'tl.to("#flash", { opacity: 0.5 }, 1);\ntl.to("#flash", { opacity: 1 }, 2);'
+    assert not overlay(tmp_path, "brighten", js=js)
+    assert overlay(
+        tmp_path, "display_none", js='tl.to("#flash", { opacity: 0.5 }, 1);\ntl.set("#flash", { display: "none" }, 2);'
+    )

@@ -333,11 +333,12 @@ def _hidden_state(values: dict) -> bool:
         v = values.get(key)
         return None if v is None else v.literal
 
+    visibility, display = literal("visibility"), literal("display")
     return (
         _number(literal("opacity")) == 0
         or _number(literal("autoAlpha")) == 0
-        or str(literal("visibility")).lower() == "hidden"
-        or str(literal("display")).lower() == "none"
+        or (isinstance(visibility, str) and visibility.lower() == "hidden")
+        or (isinstance(display, str) and display.lower() == "none")
     )
 
 
@@ -373,7 +374,9 @@ tween brings up at a scene cut and fades out again. Without a hidden start state
 first frame until its first tween runs, so it covers every earlier frame: render case
 `fullscreen_flash_starts_visible` gives a white frame for the whole first second (4 of 8 frames) where the
 intended composition shows the scene. A `from({ opacity: 0 })` reveal is not reported: from() seats its start
-value at build time, so the overlay is already hidden at t = 0 (upstream's rule makes the same exception).
+value at build time, so the overlay is already hidden at t = 0 (upstream's rule makes the same exception). Nor
+is a reveal at t = 0 — a full-frame scene shown from the first frame and faded out later covers no earlier
+frame (upstream reports that shape too, e.g. its producer test pip-video-late-host; we judge it intended).
 """,
     bad=comp(
         '<div id="flash" style="position: fixed; inset: 0; background: #fff"></div>',
@@ -410,8 +413,8 @@ def gsap_fullscreen_overlay_starts_visible(doc: Document):
         if hidden_at_zero:
             continue  # hidden at t = 0 (a from/fromTo seats its hidden start values at build time)
         reveal = next(((c, pos) for c, pos in calls if _visible_state(c.vars or {})), None)
-        if reveal is None:
-            continue
+        if reveal is None or reveal[1] <= OVERLAY_AT_ZERO:
+            continue  # revealed at t = 0: a scene shown from the first frame covers nothing before it
         hides_later = any(
             c is not reveal[0] and c.method != "from" and pos >= reveal[1] and _hidden_state(c.vars or {})
             for c, pos in calls
