@@ -296,8 +296,9 @@ def gsap_from_opacity_noop(doc: Document):
                 break
 
 
-_CSS_ZERO = re.compile(r"0(?:\.0+)?(?:px|%|vw|vh|rem|em)?", re.I)
-_TRANSPARENT = re.compile(r"transparent|none|(?:rgba|hsla?)\([^)]*[,/]\s*0(?:\.0+)?\s*\)", re.I)
+# Pattern strings, compiled on first use by re's own cache (nothing compiles at import).
+_CSS_ZERO = r"(?i)0(?:\.0+)?(?:px|%|vw|vh|rem|em)?"
+_TRANSPARENT = r"(?i)transparent|none|(?:rgba|hsla?)\([^)]*[,/]\s*0(?:\.0+)?\s*\)"
 OVERLAY_AT_ZERO = 0.05  # seconds; upstream's scene-boundary epsilon
 
 
@@ -310,11 +311,11 @@ def _full_frame_overlay(doc: Document, element) -> bool:
         return False
     inset = css.get("inset")
     sides = [css.get(side) for side in ("top", "right", "bottom", "left")]
-    covers = (inset is not None and _CSS_ZERO.fullmatch(inset)) or all(
-        v is not None and _CSS_ZERO.fullmatch(v) for v in sides
+    covers = (inset is not None and re.fullmatch(_CSS_ZERO, inset)) or all(
+        v is not None and re.fullmatch(_CSS_ZERO, v) for v in sides
     )
     background = css.get("background-color") or css.get("background")
-    if not covers or not background or _TRANSPARENT.fullmatch(background):
+    if not covers or not background or re.fullmatch(_TRANSPARENT, background):
         return False
     opacity = css.get("opacity")
     hidden = (opacity is not None and _number(opacity) == 0) or css.get("visibility") == "hidden"
