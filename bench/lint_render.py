@@ -98,6 +98,18 @@ def localize_gsap(project: Path, tools: Tools) -> None:
             html.write_text(new, encoding="utf-8", errors="surrogateescape")
 
 
+def _env(tools: Tools, tmp: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        "HYPERFRAMES_BROWSER_PATH": tools.chromium,
+        "HYPERFRAMES_NO_TELEMETRY": "1",
+        "DO_NOT_TRACK": "1",
+        "HYPERFRAMES_NO_UPDATE_CHECK": "1",
+        "CI": "1",
+        "HOME": str(tmp / "home"),
+    }
+
+
 def render_frames(
     project: Path,
     *,
@@ -106,11 +118,13 @@ def render_frames(
     timeout: float = 180,
     localize: bool = True,
     ready_timeout_ms: int | None = None,
+    keep: Path | None = None,
 ) -> list[str]:
     """Render `project` (a folder with index.html) and return the SHA-256 of every frame, in order.
 
     `workers=2` splits the frames between two browser processes that each seek their chunk cold — what a
-    distributed render does, so it shows seek-order dependence a one-worker render hides."""
+    distributed render does, so it shows seek-order dependence a one-worker render hides. `keep` copies the PNGs
+    into that folder (to look at them, not only compare them)."""
     tools = find_tools()
     if isinstance(tools, str):
         raise RenderError(tools)
@@ -120,15 +134,7 @@ def render_frames(
         if localize:
             localize_gsap(work, tools)
         out = Path(tmp) / "frames"
-        env = {
-            **os.environ,
-            "HYPERFRAMES_BROWSER_PATH": tools.chromium,
-            "HYPERFRAMES_NO_TELEMETRY": "1",
-            "DO_NOT_TRACK": "1",
-            "HYPERFRAMES_NO_UPDATE_CHECK": "1",
-            "CI": "1",
-            "HOME": str(Path(tmp) / "home"),
-        }
+        env = _env(tools, Path(tmp))
         cmd = [tools.node, str(tools.cli), "render", str(work), "--fps", str(fps), "--format", "png-sequence"]
         cmd += ["-o", str(out), "--workers", str(workers), "--quality", "draft", "--quiet", "--no-browser-gpu"]
         if ready_timeout_ms is not None:  # a composition that never registers fails after this, not after 45 s
@@ -141,7 +147,40 @@ def render_frames(
         if proc.returncode != 0 or not frames:
             tail = " | ".join((proc.stdout + proc.stderr).strip().splitlines()[-4:])
             raise RenderError(f"render failed (exit {proc.returncode}): {tail}")
+        if keep is not None:
+            keep.mkdir(parents=True, exist_ok=True)
+            for f in frames:
+                shutil.copyfile(f, keep / f.name)
         return [hashlib.sha256(f.read_bytes()).hexdigest() for f in frames]
+
+
+def render_audio_db(project: Path, *, timeout: float = 180) -> float | None:
+    """Render `project` to mp4 and return the mean volume of its sound in dB (ffmpeg volumedetect); None when the
+    output has no audio stream or only silence. For rules about media that should (not) sound."""
+    tools = find_tools()
+    if isinstance(tools, str):
+        raise RenderError(tools)
+    with tempfile.TemporaryDirectory(prefix="skillbox-render-") as tmp:
+        work = Path(tmp) / "project"
+        shutil.copytree(project, work)
+        localize_gsap(work, tools)
+        out = Path(tmp) / "out.mp4"
+        env = _env(tools, Path(tmp))
+        cmd = [tools.node, str(tools.cli), "render", str(work), "--fps", "4", "-o", str(out), "--workers", "1"]
+        cmd += ["--quality", "draft", "--quiet", "--no-browser-gpu"]
+        try:
+            proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout, check=False)
+        except subprocess.TimeoutExpired as exc:
+            raise RenderError(f"render timed out after {timeout:.0f} s") from exc
+        if proc.returncode != 0 or not out.is_file():
+            tail = " | ".join((proc.stdout + proc.stderr).strip().splitlines()[-4:])
+            raise RenderError(f"render failed (exit {proc.returncode}): {tail}")
+        probe = subprocess.run(["ffmpeg", "-hide_banner", "-i", str(out), "-map", "0:a?", "-af", "volumedetect",
+                                "-f", "null", "-"], capture_output=True, text=True, check=False)  # fmt: skip
+        m = re.search(r"mean_volume:\s*(-?[\d.]+|-inf) dB", probe.stderr)
+        if m is None or m.group(1) == "-inf" or float(m.group(1)) <= -90:
+            return None
+        return float(m.group(1))
 
 
 def frames_differ(a: list[str], b: list[str]) -> int:

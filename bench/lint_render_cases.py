@@ -5,18 +5,19 @@ rule's severity (bench/README.md, "Render oracle"): an error must show the failu
 the intended render, or the render fails); a pattern that renders identically is at most a warning whose explain
 page says what it protects instead (preview, distributed rendering, Studio editing).
 
-    python bench/lint_render_cases.py [--workers 2] [NAME...]   # one JSON line per case
+    python bench/lint_render_cases.py [--workers 2] [--keep DIR] [NAME...]   # one JSON line per case
 """
 
 from __future__ import annotations
 
+import functools
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from lint_render import RenderError, available, frames_differ, render_frames
+from lint_render import RenderError, available, frames_differ, render_audio_db, render_frames
 
 GSAP = '<script src="https://cdn.jsdelivr.net/npm/gsap@3.14.2/dist/gsap.min.js"></script>'
 BASE_CSS = (
@@ -55,6 +56,8 @@ class Case:
     workers: int = 1  # for the second render (2 = chunks seeked cold by two workers, like a distributed render)
     localize_flagged: bool = True  # False: keep the flagged variant's CDN scripts (an offline render)
     assets: dict[str, bytes] | None = None  # binary files both variants get (e.g. a clip made with ffmpeg)
+    intended_assets: dict[str, bytes] | None = None  # binary files only the intended variant gets
+    audio: bool = False  # compare the sound of an mp4 render (mean volume) instead of frames
 
 
 def _sub(script_body: str) -> dict[str, str]:
@@ -77,6 +80,7 @@ SUB_REG = (
 SUB_MOVE = 'tl.fromTo("#ibox", { x: 0 }, { x: 200, duration: 2, ease: "none" }, 0);'
 
 
+@functools.cache
 def _clip() -> bytes:
     """A 2 s 320x180 test clip without audio, made with ffmpeg (empty when ffmpeg is missing)."""
     import shutil
@@ -90,6 +94,55 @@ def _clip() -> bytes:
         subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x180:rate=10",
                         "-t", "2", "-pix_fmt", "yuv420p", str(out)], check=False)  # fmt: skip
         return out.read_bytes() if out.is_file() else b""
+
+
+def _png(spec: str) -> bytes:
+    """A small PNG made with ffmpeg from a lavfi source, e.g. "color=white:s=40x40" (empty without ffmpeg)."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    if shutil.which("ffmpeg") is None:
+        return b""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "image.png"
+        subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i", spec, "-frames:v", "1",
+                        str(out)], check=False)  # fmt: skip
+        return out.read_bytes() if out.is_file() else b""
+
+
+FONT_FILE = Path("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf")  # Debian fonts-dejavu-core
+
+
+@functools.cache
+def _tone() -> bytes:
+    """A 2 s 440 Hz tone (AAC in .m4a), made with ffmpeg (empty when ffmpeg is missing)."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    if shutil.which("ffmpeg") is None:
+        return b""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "tone.m4a"
+        subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=2",
+                        "-c:a", "aac", str(out)], check=False)  # fmt: skip
+        return out.read_bytes() if out.is_file() else b""
+
+
+def _asset(rel: str, data: bytes) -> bytes:
+    """Asset bytes; an empty placeholder is made here: a clip, a font or a mask image (by name)."""
+    if data:
+        return data
+    if rel.endswith(".mp4"):
+        return _clip()
+    if rel.endswith(".m4a"):
+        return _tone()
+    if rel.endswith(".ttf"):
+        return FONT_FILE.read_bytes() if FONT_FILE.is_file() else b""
+    if rel.endswith(".png"):
+        return _png("color=white:s=40x40")
+    return data
 
 
 VIDEO = '<video id="v" src="assets/clip.mp4" muted playsinline data-start="0" data-duration="2" data-track-index="1"'
@@ -484,34 +537,510 @@ CASES = [
 ]
 
 
-def run(case: Case, root: Path, workers: int = 1) -> dict:
+# Session 5: the 21 error rules that had no render case (bench/README.md, "lint render cases, session 5").
+CAPTION_CSS = (
+    "#captions{position:absolute;left:10px;top:100px;width:300px;height:80px}"
+    ".caption-group{POS;left:0;top:0;color:#fff;font:24px/30px sans-serif;opacity:0}"
+)
+CAPTION_GROUPS = (
+    '<div id="captions" class="clip" data-start="0" data-duration="2" data-track-index="5" '
+    'data-track-kind="captions">'
+    '<div id="g1" class="caption-group">ONE one</div><div id="g2" class="caption-group">TWO two</div>'
+    '<div id="g3" class="caption-group">THREE three</div></div>'
+)
+CAPTION_SWITCH = (
+    'const GROUPS = [["#g1", 0, 0.7], ["#g2", 0.7, 1.4], ["#g3", 1.4, 2]];\n'
+    "GROUPS.forEach(([el, start, end]) => {\n"
+    "  tl.set(el, { opacity: 1 }, start);\n  if (end < 2) tl.set(el, { opacity: 0 }, end);\n});"
+)
+KARAOKE = """const GROUPS = [{ el: "#g1", start: 0, end: 1 }, { el: "#g2", start: 1, end: 2 }];
+GROUPS.forEach((group) => {
+  tl.fromTo(group.el, { opacity: 0 }, { opacity: 1, duration: 0.2 }, group.start);
+  tl.to(group.el, { opacity: 1, scale: 1.15, duration: 0.5, overwrite: "auto" }, group.end - 0.45);
+  tl.to(group.el, { opacity: 0, duration: 0.2 }, group.end - 0.2);KILL
+});"""
+CAPTION_SCALED = (
+    '<div id="captions" class="clip" data-start="0" data-duration="2" data-track-index="5" '
+    'data-track-kind="captions" style="position:absolute;left:40px;top:60px;width:240px;height:40px">'
+    '<span id="w1" class="caption-word" style="display:inline-block;color:#fff;font:32px/40px sans-serif">'
+    "HELLO</span></div>"
+)
+SCALE_WORD = 'tl.to("#w1", { scale: 1.6, duration: 1, ease: "none" }, 0.5);'
+TRANSCRIPT = '[{"text": "HELLO", "start": 0.25, "end": 1}, {"text": "WORLD", "start": 1, "end": 1.75}]'
+WORDS_BUILD = (
+    "TRANSCRIPT.forEach((w, i) => {\n"
+    '  const el = document.createElement("div");\n  el.className = "caption-word";\n  el.textContent = w.text;\n'
+    '  el.style.cssText = "position:absolute;left:20px;top:60px;color:#fff;font:32px sans-serif;opacity:0";\n'
+    '  document.getElementById("captions").appendChild(el);\n'
+    "  tl.set(el, { opacity: 1 }, w.start);\n  tl.set(el, { opacity: 0 }, w.end);\n});"
+)
+CAPTION_HOST = (
+    '<div id="captions" class="clip" data-start="0" data-duration="2" data-track-index="5" '
+    'data-track-kind="captions"></div>'
+)
+GRADED = (
+    '<video id="v" src="assets/clip.mp4" muted playsinline data-start="0" data-duration="2" data-track-index="1" '
+    "data-color-grading='GRADING'></video>"
+)
+INLINE_SCENE = (
+    '<div id="SID" data-composition-id="CID" data-start="START" data-duration="1" data-track-index="1" '
+    'style="position:absolute;inset:0"><div id="BOX" class="box" style="top:TOPpx;background:COLOR"></div></div>'
+)
+
+
+def _inline_scenes(first: str, second: str) -> dict[str, str]:
+    """Two inline scenes (0-1 s and 1-2 s), each with its own timeline registered under its composition id."""
+    body = INLINE_SCENE.replace("SID", "sa").replace("CID", first).replace("START", "0").replace("BOX", "ba")
+    body = body.replace("TOP", "30").replace("COLOR", "#f80") + "\n"
+    body += INLINE_SCENE.replace("SID", "sb").replace("CID", second).replace("START", "1").replace("BOX", "bb")
+    body = body.replace("TOP", "110").replace("COLOR", "#0cf")
+    script = registered(HOLD)
+    for key, box in ((first, "ba"), (second, "bb")):
+        script += (
+            f"\n{{\n  const t = gsap.timeline({{ paused: true }});\n"
+            f'  t.fromTo("#{box}", {{ x: 0 }}, {{ x: 240, duration: 1, ease: "none" }}, 0);\n'
+            f'  window.__timelines["{key}"] = t;\n}}'
+        )
+    return {"index.html": scene(body, script=script)}
+
+
+SVG_GRADIENTS = (
+    '<svg id="s1" width="140" height="140" style="position:absolute;left:10px;top:20px"><defs>'
+    '<linearGradient id="G1"><stop offset="0" stop-color="#f00"/><stop offset="1" stop-color="#ff0"/>'
+    '</linearGradient></defs><rect width="140" height="140" fill="url(#G1)"/></svg>'
+    '<svg id="s2" width="140" height="140" style="position:absolute;left:170px;top:20px"><defs>'
+    '<linearGradient id="G2"><stop offset="0" stop-color="#00f"/><stop offset="1" stop-color="#0ff"/>'
+    '</linearGradient></defs><rect width="140" height="140" fill="url(#G2)"/></svg>'
+)
+BRAND_FONT = "@font-face{font-family:'Brand Sans';src:url('assets/brand.ttf')}#t{font-family:'Brand Sans',sans-serif}"
+TEXT_P = '<p id="t" style="color:#fff;font:28px sans-serif;position:absolute;top:50px;left:20px;margin:0">TITLE</p>'
+VAR_DECL = '[{"id": "title", "type": "TYPE", "label": "Title", "default": "HELLO"}]'
+VAR_TEXT = (
+    '<p id="t" data-var-text="title" style="color:#fff;font:28px sans-serif;position:absolute;top:50px;left:20px;'
+    'margin:0"></p>'
+)
+
+
+def _variables(declaration: str) -> dict[str, str]:
+    html = scene(VAR_TEXT, script=registered(HOLD))
+    return {"index.html": html.replace("<html>", f"<html data-composition-variables='{declaration}'>", 1)}
+
+
+def _host_values(values: str) -> dict[str, str]:
+    host = (
+        '<div id="card" data-composition-id="card" data-composition-src="compositions/card.html" '
+        f'data-variable-values=\'{values}\' data-start="0" data-duration="2" data-track-index="1" '
+        'data-width="320" data-height="180"></div>'
+    )
+    sub = (
+        '<template>\n<div data-composition-id="card" data-width="320" data-height="180" '
+        f"data-composition-variables='{VAR_DECL.replace('TYPE', 'string')}'>\n"
+        '<p id="ct" data-var-text="title" style="color:#fff;font:28px sans-serif;position:absolute;top:50px;'
+        'left:20px;margin:0">HELLO</p>\n</div>\n<script>\n'
+        "window.__timelines = window.__timelines || {};\nconst tl = gsap.timeline({ paused: true });\n"
+        'tl.set({}, {}, 2);\nwindow.__timelines["card"] = tl;\n</script>\n</template>\n'
+    )
+    return {"index.html": scene(host, script=registered(HOLD)), "compositions/card.html": sub}
+
+
+def _bare_fragment() -> str:
+    full = scene(script=registered(MOVE))
+    body = full.split("<body>", 1)[1].split("</body>", 1)[0]
+    return f"{GSAP}<style>{BASE_CSS}</style>\n{body}"
+
+
+FLASH = '<div id="flash" style="position:absolute;inset:0;background:#fff%s"></div>'
+FLASH_CUT = (
+    'tl.to("#flash", { opacity: 1, duration: 0.1 }, 0.9);\ntl.to("#flash", { opacity: 0, duration: 0.25 }, 1);\n' + MOVE
+)
+DASHED_WIRE = (
+    '<svg width="320" height="180" style="position:absolute;left:0;top:0"><path id="wire" d="M10 90 L310 90" '
+    'stroke="#fff" stroke-width="6" fill="none"%s></path></svg>'
+)
+DRAW_300 = (
+    'tl.set("#wire", { strokeDasharray: 300, strokeDashoffset: 300 }, 0);\n'
+    'tl.to("#wire", { strokeDashoffset: 0, duration: 2, ease: "none" }, 0);'
+)
+TONE = '<audio id="vo" src="assets/tone.m4a" data-start="0" data-duration="2" data-track-index="2"></audio>'
+MASKED = '<div id="m" class="box" style="left:140px;top:70px;width:40px;height:40px;background:#f80"></div>'
+MASK_CSS = "#m{mask-image:url('assets/mask.png');-webkit-mask-image:url('assets/mask.png');mask-size:100% 100%}"
+
+CASES += [
+    Case(
+        "caption_groups_relative",
+        "caption_container_relative_position",
+        {
+            "index.html": scene(
+                CAPTION_GROUPS, css=CAPTION_CSS.replace("POS", "position:relative"), script=registered(CAPTION_SWITCH)
+            )
+        },
+        {
+            "index.html": scene(
+                CAPTION_GROUPS, css=CAPTION_CSS.replace("POS", "position:absolute"), script=registered(CAPTION_SWITCH)
+            )
+        },
+        "relative groups stack below each other: later groups render lower, off the caption line",
+    ),
+    Case(
+        "caption_exit_overwritten",
+        "caption_exit_missing_hard_kill",
+        {
+            "index.html": scene(
+                CAPTION_GROUPS,
+                css=CAPTION_CSS.replace("POS", "position:absolute"),
+                script=registered(KARAOKE.replace("KILL", "")),
+            )
+        },
+        {
+            "index.html": scene(
+                CAPTION_GROUPS,
+                css=CAPTION_CSS.replace("POS", "position:absolute"),
+                script=registered(KARAOKE.replace("KILL", "\n  tl.set(group.el, { opacity: 0 }, group.end);")),
+            )
+        },
+        "a word tween overlapping the exit fade keeps the group on screen",
+        workers=2,
+    ),
+    Case(
+        "caption_overflow_clips_scaled_word",
+        "caption_overflow_clips_scaled_words",
+        {"index.html": scene(CAPTION_SCALED, css="#captions{overflow:hidden}", script=registered(SCALE_WORD))},
+        {"index.html": scene(CAPTION_SCALED, css="#captions{overflow:visible}", script=registered(SCALE_WORD))},
+        "the scaled word grows past the container and is cut off",
+    ),
+    Case(
+        "caption_transcript_fetched",
+        "caption_transcript_not_inline",
+        {
+            "index.html": scene(
+                CAPTION_HOST,
+                script=(
+                    "window.__timelines = window.__timelines || {};\nconst tl = gsap.timeline({ paused: true });\n"
+                    'tl.set({}, {}, 2);\nwindow.__timelines["main"] = tl;\n'
+                    'fetch("transcript.json").then((r) => r.json()).then((TRANSCRIPT) => {\n' + WORDS_BUILD + "\n});"
+                ),
+            ),
+            "transcript.json": TRANSCRIPT,
+        },
+        {
+            "index.html": scene(
+                CAPTION_HOST,
+                script=registered(f"const TRANSCRIPT = {TRANSCRIPT};\n" + WORDS_BUILD + "\ntl.set({}, {}, 2);"),
+            )
+        },
+        "the fetch resolves after the timeline is built: caption tweens are missing",
+    ),
+    Case(
+        "color_grading_unquoted_keys",
+        "color_grading_invalid_json",
+        {
+            "index.html": scene(
+                GRADED.replace("GRADING", "{enabled: true, adjust: {saturation: -1}}"), script=registered(HOLD)
+            )
+        },
+        {
+            "index.html": scene(
+                GRADED.replace("GRADING", '{"enabled": true, "adjust": {"saturation": -1}}'), script=registered(HOLD)
+            )
+        },
+        "JSON.parse fails: the clip is not graded",
+        assets={"assets/clip.mp4": b""},
+    ),
+    Case(
+        "duplicate_inline_composition_id",
+        "duplicate_composition_id",
+        _inline_scenes("scene", "scene"),
+        _inline_scenes("scene-a", "scene-b"),
+        "two compositions share one timeline key: one of them loses its timeline",
+    ),
+    Case(
+        "duplicate_svg_gradient_id",
+        "duplicate_id",
+        {"index.html": scene(SVG_GRADIENTS.replace("G1", "g").replace("G2", "g"), script=registered(HOLD))},
+        {"index.html": scene(SVG_GRADIENTS, script=registered(HOLD))},
+        "url(#g) binds to the first gradient: the second shape is painted with the first one's colours",
+    ),
+    Case(
+        "font_file_missing",
+        "font_file_not_found",
+        {"index.html": scene(FONT_TEXT, css=BRAND_FONT, script=registered(HOLD))},
+        {"index.html": scene(FONT_TEXT, css=BRAND_FONT, script=registered(HOLD))},
+        "the font file is not there: the text renders in the fallback face",
+        intended_assets={"assets/brand.ttf": b""},
+    ),
+    Case(
+        "display_none_on_clip",
+        "gsap_animates_clip_element",
+        {
+            "index.html": scene(
+                BOX,
+                script=registered(
+                    MOVE + '\ntl.set("#box", { display: "none" }, 1);\ntl.set("#box", { display: "block" }, 1.5);'
+                ),
+            )
+        },
+        {
+            "index.html": scene(
+                BOX,
+                script=registered(MOVE + '\ntl.set("#box", { opacity: 0 }, 1);\ntl.set("#box", { opacity: 1 }, 1.5);'),
+            )
+        },
+        "display tweens fight the runtime's clip visibility",
+        workers=2,
+    ),
+    Case(
+        "visibility_hidden_on_clip",
+        "gsap_animates_clip_element",
+        {"index.html": scene(BOX, script=registered(MOVE + '\ntl.set("#box", { visibility: "hidden" }, 1);'))},
+        {"index.html": scene(BOX, script=registered(MOVE + '\ntl.set("#box", { opacity: 0 }, 1);'))},
+        "the runtime owns a clip's visibility: the tween's hide is overridden and the clip stays on screen",
+    ),
+    Case(
+        "function_value_index_as_element",
+        "gsap_function_value_hazard",
+        {
+            "index.html": scene(
+                BOX.replace("<div ", '<div data-x="200" '),
+                script=registered('tl.to("#box", { x: (el) => Number(el.dataset.x), duration: 2, ease: "none" }, 0);'),
+            )
+        },
+        {
+            "index.html": scene(
+                BOX.replace("<div ", '<div data-x="200" '),
+                script=registered(
+                    'tl.to("#box", { x: (i, el) => Number(el.dataset.x), duration: 2, ease: "none" }, 0);'
+                ),
+            )
+        },
+        "the first argument is the index: el.dataset throws and the tween never moves",
+    ),
+    Case(
+        "function_value_measures_dom",
+        "gsap_function_value_hazard",
+        {
+            "index.html": scene(
+                BOX,
+                script=registered(
+                    'tl.to("#box", { x: () => document.getElementById("root").offsetWidth - 40, duration: 2, '
+                    'ease: "none" }, 0);'
+                ),
+            )
+        },
+        None,
+        "a measuring function value runs at the first seek of each worker: chunked renders differ",
+        workers=2,
+    ),
+    Case(
+        "repeat_refresh_relative_two_workers",
+        "gsap_repeat_refresh_relative_value",
+        {
+            "index.html": scene(
+                BOX,
+                script=registered(
+                    'tl.to("#box", { x: "+=60", duration: 0.5, ease: "none", repeat: 3, repeatRefresh: true }, 0);'
+                ),
+            )
+        },
+        None,
+        "each repeat re-reads the relative start: a worker that seeks in cold lands elsewhere",
+        workers=2,
+    ),
+    Case(
+        "variables_declared_as_object",
+        "invalid_composition_variables_declaration",
+        _variables('{"title": {"type": "string", "label": "Title", "default": "HELLO"}}'),
+        _variables(VAR_DECL.replace("TYPE", "string")),
+        "the runtime reads only an array: the defaults are never applied",
+    ),
+    Case(
+        "variables_unknown_type",
+        "invalid_composition_variables_declaration",
+        _variables(VAR_DECL.replace("TYPE", "text")),
+        _variables(VAR_DECL.replace("TYPE", "string")),
+        "an unknown variable type disables variables",
+    ),
+    Case(
+        "variable_values_unquoted_keys",
+        "invalid_variable_values_json",
+        _host_values('{title: "WORLD"}'),
+        _host_values('{"title": "WORLD"}'),
+        "JSON.parse fails: every value the host passes is dropped, the defaults show",
+    ),
+    Case(
+        "video_without_data_start",
+        "media_missing_data_start",
+        {"index.html": scene(VIDEO.replace(' data-start="0"', "") + "></video>", script=registered(HOLD))},
+        {"index.html": scene(VIDEO + "></video>", script=registered(HOLD))},
+        "untimed media is not driven by the runtime: it never plays in the render",
+        assets={"assets/clip.mp4": b""},
+    ),
+    Case(
+        "audio_without_data_start",
+        "media_missing_data_start",
+        {"index.html": scene(BOX + "\n" + TONE.replace(' data-start="0"', ""), script=registered(MOVE))},
+        {"index.html": scene(BOX + "\n" + TONE, script=registered(MOVE))},
+        "untimed audio is not mixed: the render is silent",
+        assets={"assets/tone.m4a": b""},
+        audio=True,
+    ),
+    Case(
+        "video_without_src",
+        "media_missing_src",
+        {"index.html": scene(VIDEO.replace(' src="assets/clip.mp4"', "") + "></video>", script=registered(HOLD))},
+        {"index.html": scene(VIDEO + "></video>", script=registered(HOLD))},
+        "a clip with nothing to play renders black for its window",
+        assets={"assets/clip.mp4": b""},
+    ),
+    Case(
+        "second_root_composition",
+        "multiple_root_compositions",
+        {
+            "index.html": scene(script=registered(MOVE)),
+            "outro.html": scene(TEXT_P, script=registered(HOLD, key="outro"), cid="outro"),
+        },
+        {"index.html": scene(script=registered(MOVE))},
+        "the renderer takes index.html; a second root composition is dead or ambiguous",
+    ),
+    Case(
+        "bare_fragment_root",
+        "root_composition_missing_html_wrapper",
+        {"index.html": _bare_fragment()},
+        {"index.html": scene(script=registered(MOVE))},
+        "a fragment renders in quirks mode and the runtime is not injected",
+    ),
+    Case(
+        "body_zoom",
+        "root_zoom_rescales_a_fixed_canvas",
+        {"index.html": scene(script=registered(MOVE), css="body{zoom:0.5}")},
+        {"index.html": scene(script=registered(MOVE))},
+        "zoom rescales the fixed canvas: the content is shrunk or cropped",
+    ),
+    Case(
+        "split_attribute_selector_css",
+        "split_data_attribute_selector",
+        {
+            "index.html": scene(
+                BOX.replace("<div ", '<div data-role="x" '),
+                css='[data-composition-id="main" data-role="x"]{background:#f00}',
+                script=registered(HOLD),
+            )
+        },
+        {
+            "index.html": scene(
+                BOX.replace("<div ", '<div data-role="x" '),
+                css='[data-composition-id="main"] [data-role="x"]{background:#f00}',
+                script=registered(HOLD),
+            )
+        },
+        "an invalid selector: CSS drops the rule",
+    ),
+    Case(
+        "split_attribute_selector_query",
+        "split_data_attribute_selector",
+        {
+            "index.html": scene(
+                BOX.replace("<div ", '<div data-role="x" '),
+                script=registered(
+                    'const el = document.querySelector(\'[data-composition-id="main" data-role="x"]\');\n'
+                    'tl.fromTo(el, { x: 0 }, { x: 200, duration: 2, ease: "none" }, 0);'
+                ),
+            )
+        },
+        {
+            "index.html": scene(
+                BOX.replace("<div ", '<div data-role="x" '),
+                script=registered(
+                    'const el = document.querySelector(\'[data-composition-id="main"] [data-role="x"]\');\n'
+                    'tl.fromTo(el, { x: 0 }, { x: 200, duration: 2, ease: "none" }, 0);'
+                ),
+            )
+        },
+        "querySelector throws on the invalid selector: the script stops",
+    ),
+    Case(
+        "template_literal_query",
+        "template_literal_selector",
+        {
+            "index.html": scene(
+                BOX.replace('id="box"', 'id="box1"'),
+                script=registered(
+                    "const n = 1;\n"
+                    'tl.fromTo(document.querySelector(`#box${n}`), { x: 0 }, { x: 200, duration: 2, ease: "none" }, 0);'
+                ),
+            )
+        },
+        {
+            "index.html": scene(
+                BOX.replace('id="box"', 'id="box1"'),
+                script=registered(
+                    'tl.fromTo(document.querySelector("#box1"), { x: 0 }, { x: 200, duration: 2, ease: "none" }, 0);'
+                ),
+            )
+        },
+        "a selector built at runtime may find nothing",
+    ),
+    Case(
+        "mask_image_missing",
+        "texture_mask_asset_not_found",
+        {"index.html": scene(MASKED, css=MASK_CSS, script=registered(HOLD))},
+        {"index.html": scene(MASKED, css=MASK_CSS, script=registered(HOLD))},
+        "a missing mask makes the masked element transparent",
+        intended_assets={"assets/mask.png": b""},
+    ),
+    Case(
+        "fullscreen_flash_starts_visible",
+        "gsap_fullscreen_overlay_starts_visible",
+        {"index.html": scene(BOX + "\n" + FLASH % "", script=registered(FLASH_CUT))},
+        {"index.html": scene(BOX + "\n" + FLASH % ";opacity:0", script=registered(FLASH_CUT))},
+        "the flash covers every frame before its first tween: a white video until the cut",
+    ),
+    Case(
+        "svg_drawon_over_css_dashes",
+        "svg_drawon_css_dasharray_conflict",
+        {
+            "index.html": scene(
+                DASHED_WIRE % ' class="dashed"', css=".dashed{stroke-dasharray:10 10}", script=registered(DRAW_300)
+            )
+        },
+        {"index.html": scene(DASHED_WIRE % "", script=registered(DRAW_300))},
+        "GSAP keeps the CSS gap: the line shows dashed from the first frame instead of drawing on",
+    ),
+]
+
+
+def run(case: Case, root: Path, workers: int = 1, keep_frames: bool = False) -> dict:
     """Render both variants. With an intended variant the flagged one is rendered by `workers` browser processes
-    (2 = chunked, like a distributed render); without one, the flagged variant is rendered by 1 and by
-    `case.workers` processes."""
+    (2 = chunked, like a distributed render; at least `case.workers`); without one, the flagged variant is rendered
+    by 1 and by `case.workers` processes."""
     from skillbox.lint.engine import Selection, lint_paths
     from skillbox.lint.registry import all_rules
 
-    if case.assets and "assets/clip.mp4" in case.assets and not case.assets["assets/clip.mp4"]:
-        case.assets["assets/clip.mp4"] = _clip()
-    out = {"name": case.name, "code": case.code, "workers": workers if case.intended is not None else case.workers}
+    flagged_workers = max(workers, case.workers) if case.intended is not None else case.workers
+    out = {"name": case.name, "code": case.code, "workers": flagged_workers}
     renders = {}
     for label, files in (("flagged", case.flagged), ("intended", case.intended or case.flagged)):
         folder = root / case.name / label
         for rel, text in files.items():
             (folder / rel).parent.mkdir(parents=True, exist_ok=True)
             (folder / rel).write_text(text, encoding="utf-8")
+        extra = (case.intended_assets or {}) if label == "intended" else {}
+        for rel, data in {**(case.assets or {}), **extra}.items():  # before linting: rules check that files exist
+            (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+            (folder / rel).write_bytes(_asset(rel, data))
         every = Selection(select=set(all_rules()))  # opt-in rules too
         out[f"{label}_lint"] = sorted({f.code for f in lint_paths([folder], every).findings if f.code == case.code})
         try:
             if case.intended is None:
                 count = case.workers if label == "intended" else 1
             else:
-                count = workers if label == "flagged" else 1
-            for rel, data in (case.assets or {}).items():
-                (folder / rel).parent.mkdir(parents=True, exist_ok=True)
-                (folder / rel).write_bytes(data)
+                count = flagged_workers if label == "flagged" else 1
             localize = case.localize_flagged or label == "intended"
-            renders[label] = render_frames(folder, workers=count, localize=localize)
+            if case.audio:
+                out[f"{label}_db"] = render_audio_db(folder)
+                renders[label] = [str(out[f"{label}_db"])]
+            else:
+                frames_dir = root / case.name / f"{label}_frames" if keep_frames else None
+                renders[label] = render_frames(folder, workers=count, localize=localize, keep=frames_dir)
         except RenderError as exc:
             renders[label] = None
             out[f"{label}_error"] = str(exc)
@@ -524,7 +1053,8 @@ def run(case: Case, root: Path, workers: int = 1) -> dict:
     return out
 
 
-def run_all(names: list[str] | None = None, workers: int = 1) -> int:
+def run_all(names: list[str] | None = None, workers: int = 1, keep: Path | None = None) -> int:
+    """Run the named cases (all without names); `keep` leaves each variant's project and frames in that folder."""
     import json
     import tempfile
 
@@ -532,19 +1062,27 @@ def run_all(names: list[str] | None = None, workers: int = 1) -> int:
     if reason:
         print(f"skipped: {reason}")
         return 0
+    unknown = sorted(set(names or []) - {c.name for c in CASES})
+    if unknown:
+        print(f"unknown case: {', '.join(unknown)}", file=sys.stderr)
+        return 2
     with tempfile.TemporaryDirectory(prefix="skillbox-render-cases-") as tmp:
         for case in CASES:
             if names and case.name not in names:
                 continue
-            print(json.dumps(run(case, Path(tmp), workers)), flush=True)
+            print(json.dumps(run(case, keep or Path(tmp), workers, keep_frames=keep is not None)), flush=True)
     return 0
 
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    n = 1
+    n, keep_dir = 1, None
     if "--workers" in args:
         i = args.index("--workers")
         n = int(args[i + 1])
         del args[i : i + 2]
-    sys.exit(run_all(args, n))
+    if "--keep" in args:
+        i = args.index("--keep")
+        keep_dir = Path(args[i + 1])
+        del args[i : i + 2]
+    sys.exit(run_all(args, n, keep_dir))

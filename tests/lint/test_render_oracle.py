@@ -54,3 +54,18 @@ def test_fix_keeps_a_nested_timeline_render_identical(tmp_path):
     assert report.applied == 1 and "gsap.timeline({ paused: true })" in (project / "index.html").read_text()
     after = lint_render.render_frames(project)
     assert len(set(before)) > 1 and lint_render.frames_differ(before, after) == 0
+
+
+def test_full_frame_flash_that_starts_visible_covers_the_first_frames(tmp_path):
+    """gsap_fullscreen_overlay_starts_visible (from upstream) is an error: until its first tween the flash is
+    white, where the intended composition (CSS opacity 0) shows the scene."""
+    out = lint_render_cases.run(case("fullscreen_flash_starts_visible"), tmp_path)
+    assert out["flagged_lint"] == ["gsap_fullscreen_overlay_starts_visible"] and out["intended_lint"] == []
+    assert out["intended_distinct_frames"] > out["flagged_distinct_frames"] and out["differ"] >= 3
+
+
+def test_a_visibility_tween_on_a_clip_is_overwritten_by_the_runtime(tmp_path):
+    """gsap_animates_clip_element errors on visibility: the hide is lost and the clip keeps moving on screen."""
+    out = lint_render_cases.run(case("visibility_hidden_on_clip"), tmp_path)
+    assert out["flagged_lint"] == ["gsap_animates_clip_element"]
+    assert out["flagged_distinct_frames"] > out["intended_distinct_frames"] and out["differ"] > 0

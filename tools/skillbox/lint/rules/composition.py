@@ -148,7 +148,9 @@ def _fix_clip_class(doc: Document, hit: Hit) -> list[Edit]:
     G,
     summary="The same data-composition-id appears on two elements in one file.",
     explanation="Timelines are looked up by composition id; two compositions with one id share (and fight over) "
-    "one timeline.",
+    "one timeline: render case `duplicate_inline_composition_id` (two inline scenes both registered as "
+    '"scene") leaves the first scene frozen, 7 of 8 frames differ from distinct ids. One sub-composition file '
+    "mounted twice is fine (both mounts render).",
     bad=comp(
         '<div id="a" data-composition-id="scene" data-start="0" data-duration="2" data-track-index="1" '
         'data-no-timeline></div>\n<div id="b" data-composition-id="scene" data-start="2" data-duration="2" '
@@ -517,7 +519,9 @@ def requestanimationframe_in_composition(doc: Document):
     "error",
     G,
     summary="data-variable-values on a host is not valid JSON.",
-    explanation="The runtime parses data-variable-values with JSON.parse; invalid JSON drops every value.",
+    explanation="The runtime parses data-variable-values with JSON.parse; invalid JSON drops every value and the "
+    'sub-composition shows its defaults (render case `variable_values_unquoted_keys`: `{title: "WORLD"}` '
+    "renders the default text in 8 of 8 frames).",
     bad=comp('<div id="card" data-variable-values=\'{title: "Hi"}\'></div>'),
     good=comp('<div id="card" data-variable-values=\'{"title": "Hi"}\'></div>'),
     fix_hint='Write strict JSON: {"name": "value"}.',
@@ -565,12 +569,19 @@ def _declared_variables(doc: Document) -> tuple[list[tuple[Element, object]], se
     "error",
     G,
     summary="data-composition-variables is not a JSON array of {id, type, label, default} declarations.",
-    explanation="Studio and the renderer read the variables schema from this attribute; one bad entry disables "
-    "variables for the composition.",
+    explanation="""
+The runtime reads the declarations with JSON.parse and uses only an array: invalid JSON or an object drops every
+declaration, so no default is applied (render case `variables_declared_as_object`: the `data-var-text` element
+stays empty in 8 of 8 frames where the array shows its default) — an error. An array entry with an unknown
+`type` or without an `id` is a warning: the runtime applies each entry's default whatever its type (render case
+`variables_unknown_type`: frame-identical to type "string"); what it protects is Studio editing, whose
+variables panel needs a known type and an id to offer the field.
+""",
     bad=comp("", head=""),  # replaced below
     good=comp(""),
     fix_hint='Use a JSON array: [{"id": "title", "type": "string", "label": "Title", "default": "Hello"}].',
     peer=True,
+    bad_also=("unknown_variable_binding",),  # with no readable declaration the binding names nothing declared
 )
 def invalid_composition_variables_declaration(doc: Document):
     for element, parsed in _declared_variables(doc)[0]:
@@ -582,22 +593,24 @@ def invalid_composition_variables_declaration(doc: Document):
         else:
             for i, item in enumerate(parsed):
                 if not isinstance(item, dict) or not isinstance(item.get("id"), str):
-                    yield Hit(offset, f"declaration {i} has no string id", element)
+                    yield Hit(offset, f"declaration {i} has no string id", element, severity="warning")
                 elif item.get("type") not in VARIABLE_TYPES:
                     yield Hit(
                         offset,
                         f'variable "{item["id"]}" has type {item.get("type")!r}; expected one of '
-                        f"{', '.join(sorted(VARIABLE_TYPES))}",
+                        f"{', '.join(sorted(VARIABLE_TYPES))} (the runtime still applies its default)",
                         element,
+                        severity="warning",
                     )
 
 
 _VARS_GOOD = '[{"id": "title", "type": "string", "label": "Title", "default": "Hello"}]'
+_VARS_OBJECT = '{"title": {"type": "string", "label": "Title", "default": "Hello"}}'
 invalid_composition_variables_declaration.bad = raw(
     composition('<h1 id="title" data-var-text="title">Hello</h1>').replace(
-        '<html lang="en">', '<html lang="en" data-composition-variables=\'[{"id": "title", "type": "text"}]\'>'
+        '<html lang="en">', f"<html lang=\"en\" data-composition-variables='{_VARS_OBJECT}'>"
     ),
-    '<html data-composition-variables=\'[{"id": "title", "type": "text"}]\'>',
+    f"<html data-composition-variables='{_VARS_OBJECT}'>  <!-- an object, not an array -->",
 )
 invalid_composition_variables_declaration.good = raw(
     composition('<h1 id="title" data-var-text="title">Hello</h1>').replace(
@@ -692,8 +705,9 @@ _SPLIT_ATTR = re.compile(r"\[[\w-]+\s*=\s*(\"[^\"]*\"|'[^']*')\s+[\w-]+\s*=")
     "error",
     G,
     summary='A selector puts two attribute tests in one bracket: [data-a="x" data-b="y"].',
-    explanation="That is a selector syntax error: querySelector throws and CSS drops the rule. Write one bracket "
-    "per attribute.",
+    explanation="That is a selector syntax error: CSS drops the rule (render case `split_attribute_selector_css`: "
+    "the box keeps its old colour in 8 of 8 frames) and querySelector throws, so the script stops and the render "
+    "fails (case `split_attribute_selector_query`: the timeline never registers). Write one bracket per attribute.",
     bad=comp('<p id="t" data-role="x">Hi</p>', css='[data-composition-id="main" data-role="x"] { color: red; }'),
     good=comp('<p id="t" data-role="x">Hi</p>', css='[data-composition-id="main"][data-role="x"] { color: red; }'),
     fix_hint='Split it: [data-a="x"][data-b="y"].',
@@ -711,11 +725,16 @@ def split_data_attribute_selector(doc: Document):
 
 @rule(
     "template_literal_selector",
-    "error",
+    "warning",
     G,
     summary="querySelector is given a template literal with ${...}.",
-    explanation="Selectors built at runtime cannot be checked, break when ids change and are a common source of "
-    "`null` targets in render workers.",
+    explanation="""
+A selector built at runtime works in the render when the element exists: ``querySelector(`#box${n}`)`` renders
+frame-identical to ``querySelector("#box1")`` (render case `template_literal_query`), so this is a warning. What
+it protects is Studio editing and the linter itself: a built selector cannot be checked statically (target,
+transform and overlap rules skip it) and breaks silently when an id is renamed (in the markup or in Studio),
+leaving a `null` target.
+""",
     bad=comp('<p id="t1">Hi</p>', js="const n = 1;\ntl.to(document.querySelector(`#t${n}`), { x: 10 }, 0);"),
     good=comp('<p id="t1">Hi</p>', js='tl.to(document.querySelector("#t1"), { x: 10 }, 0);'),
     fix_hint="Use a static selector string (or select by a data attribute).",
@@ -840,7 +859,7 @@ def negative_z_index(doc: Document):
     G,
     summary="CSS zoom on html, body or the root rescales the fixed capture canvas.",
     explanation="The capture viewport is data-width × data-height; zoom changes layout size so content is cropped "
-    "or shrunk in the render.",
+    "or shrunk in the render (render case `body_zoom`: body zoom 0.5 differs in 8 of 8 frames).",
     bad=comp(css="body { zoom: 0.5; }"),
     good=comp(css="body { margin: 0; }"),
     fix_hint="Remove zoom; size the root with data-width/data-height and CSS px.",
@@ -931,11 +950,16 @@ def standalone_composition_wrapped_in_template(doc: Document):
 
 @rule(
     "root_composition_missing_html_wrapper",
-    "error",
+    "warning",
     G,
     summary="A standalone composition is a bare fragment without <!doctype html>/<html>.",
-    explanation="Browsers render a fragment in quirks mode and the bundler cannot inject the runtime scripts into "
-    "it; the preview and the render differ or fail.",
+    explanation="""
+The renderer wraps a fragment itself: a bare `<div data-composition-id>` index.html with its style and script
+renders frame-identical to the same content in a full document (render case `bare_fragment_root`), so this is
+not an error. What it protects is preview and every tool that opens the file directly: a browser renders a
+fragment in quirks mode (box sizes, line heights and table layout differ from the standards mode the renderer
+uses), so what the author previews is not what renders. Write a full document.
+""",
     bad=raw(
         '<div id="root" data-composition-id="main" data-width="1920" data-height="1080" data-duration="4" '
         "data-no-timeline></div>\n"

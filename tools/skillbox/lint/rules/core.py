@@ -438,8 +438,10 @@ def css_transition_used(doc: Document):
     summary="The same id appears on two elements (SVG defs included).",
     explanation="""
 `getElementById`, GSAP selectors and SVG references such as `fill="url(#grad)"` bind to the first element with
-the id; the second scene silently uses the first scene's gradient, mask or clip. Ids must be unique across the
-assembled page, including inline SVG `<defs>`. (Duplicate ids on two media elements are reported as
+the id; the second scene silently uses the first scene's gradient, mask or clip (render case
+`duplicate_svg_gradient_id`: two SVGs each defining gradient "g" paint the second shape with the first one's
+colours, 8 of 8 frames differ from unique ids). Ids must be unique across the assembled page, including inline
+SVG `<defs>`. (Duplicate ids on two media elements are reported as
 `duplicate_media_id`.)
 """,
     bad=comp(

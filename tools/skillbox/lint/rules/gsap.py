@@ -170,10 +170,18 @@ def gsap_timeline_not_registered(doc: Document):
     "gsap_animates_clip_element",
     "error",
     G,
-    summary="A tween sets display or visibility on a .clip element.",
-    explanation="The runtime owns the visibility of `.clip` elements (it hides them outside their window); a tween "
-    "that also writes display/visibility fights it and the clip flashes or never shows.",
-    bad=comp(BOX, js='tl.from("#box", { opacity: 0 }, 0);\ntl.set("#box", { display: "none" }, 3.5);'),
+    summary="A tween sets visibility (error) or display (warning) on a .clip element.",
+    explanation="""
+The runtime owns the visibility of `.clip` elements: on every frame it sets `style.visibility` from the clip's
+data-start/data-duration window. A tween that writes visibility is overwritten: render case
+`visibility_hidden_on_clip` hides a moving clip with `tl.set(box, { visibility: "hidden" }, 1)` and the box
+stays on screen for the rest of its window (4 of 8 frames differ from hiding it with opacity) — an error.
+`display` is not what the runtime writes, and a `display: "none"` / `"block"` pair renders frame-identical to
+the same opacity pair with one worker and with two (render case `display_none_on_clip`), so that shape is a
+warning: it protects Studio editing and preview, where the clip's window is what shows and hides it. Animate
+opacity (or autoAlpha on a wrapper that is not .clip).
+""",
+    bad=comp(BOX, js='tl.from("#box", { opacity: 0 }, 0);\ntl.set("#box", { visibility: "hidden" }, 3.5);'),
     good=comp(BOX, js='tl.from("#box", { opacity: 0 }, 0);\ntl.to("#box", { opacity: 0, duration: 0.3 }, 3.5);'),
     fix_hint="Animate opacity (or autoAlpha on a wrapper that is not .clip) instead of display/visibility.",
     peer=True,
@@ -186,7 +194,11 @@ def gsap_animates_clip_element(doc: Document):
         targets = tween_targets(doc, call) or []
         clips = [t for t in targets if "clip" in t.classes]
         if clips:
-            yield Hit(call.offset, f"tween sets {', '.join(sorted(keys))} on clip {clips[0].label()}", clips[0])
+            severity = None if "visibility" in keys else "warning"  # the runtime overwrites visibility per frame
+            text = f"tween sets {', '.join(sorted(keys))} on clip {clips[0].label()}"
+            if severity is None:
+                text += " (the runtime overwrites a clip's visibility on every frame)"
+            yield Hit(call.offset, text, clips[0], severity=severity)
 
 
 LAYOUT_KEYS = {
@@ -282,6 +294,145 @@ def gsap_from_opacity_noop(doc: Document):
             if css is not None and css.strip() in ("0", "0.0"):
                 yield Hit(call.offset, f"from opacity 0 to CSS opacity 0 on {element.label()}: never visible", element)
                 break
+
+
+# Pattern strings, compiled on first use by re's own cache (nothing compiles at import).
+_CSS_ZERO = r"(?i)0(?:\.0+)?(?:px|%|vw|vh|rem|em)?"
+_TRANSPARENT = r"(?i)transparent|none|(?:rgba|hsla?)\([^)]*[,/]\s*0(?:\.0+)?\s*\)"
+OVERLAY_AT_ZERO = 0.05  # seconds; upstream's scene-boundary epsilon
+
+
+def _full_frame_overlay(doc: Document, element) -> bool:
+    """Absolutely/fixed positioned at inset 0 with an opaque background, and not hidden by its own CSS."""
+    css: dict[str, str] = {}
+    for _selector, decl in css_declarations_for(doc, element):
+        css[decl.name] = decl.value.strip()
+    if css.get("position", "").lower() not in ("absolute", "fixed"):
+        return False
+    inset = css.get("inset")
+    sides = [css.get(side) for side in ("top", "right", "bottom", "left")]
+    covers = (inset is not None and re.fullmatch(_CSS_ZERO, inset)) or all(
+        v is not None and re.fullmatch(_CSS_ZERO, v) for v in sides
+    )
+    background = css.get("background-color") or css.get("background")
+    if not covers or not background or re.fullmatch(_TRANSPARENT, background):
+        return False
+    opacity = css.get("opacity")
+    hidden = (opacity is not None and _number(opacity) == 0) or css.get("visibility") == "hidden"
+    return not (hidden or css.get("display") == "none")
+
+
+def _number(value) -> float | None:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _hidden_state(values: dict) -> bool:
+    def literal(key):
+        v = values.get(key)
+        return None if v is None else v.literal
+
+    visibility, display = literal("visibility"), literal("display")
+    return (
+        _number(literal("opacity")) == 0
+        or _number(literal("autoAlpha")) == 0
+        or (isinstance(visibility, str) and visibility.lower() == "hidden")
+        or (isinstance(display, str) and display.lower() == "none")
+    )
+
+
+def _visible_state(values: dict) -> bool:
+    for key in ("opacity", "autoAlpha"):
+        if key in values:
+            n = _number(values[key].literal)
+            return n is not None and n > 0
+    visibility = values.get("visibility")
+    if visibility is not None and str(visibility.literal).lower() in ("visible", "inherit"):
+        return True
+    display = values.get("display")
+    return display is not None and isinstance(display.literal, str) and display.literal.lower() != "none"
+
+
+def _timeline_position(call: GsapCall) -> float | None:
+    """Seconds on the timeline; `gsap.*` calls run at build time (before t = 0); None when not a literal."""
+    if not call.on_timeline:
+        return -1.0
+    if call.position is None:
+        return None
+    return _number(call.position.literal) if not isinstance(call.position.literal, bool) else None
+
+
+@rule(
+    "gsap_fullscreen_overlay_starts_visible",
+    "error",
+    G,
+    summary="A full-frame opaque overlay (flash, wipe) is visible from t = 0 and only later faded in and out.",
+    explanation="""
+A transition flash is a full-frame, opaque layer (`position: fixed|absolute; inset: 0; background: #fff`) that a
+tween brings up at a scene cut and fades out again. Without a hidden start state in CSS it is visible from the
+first frame until its first tween runs, so it covers every earlier frame: render case
+`fullscreen_flash_starts_visible` gives a white frame for the whole first second (4 of 8 frames) where the
+intended composition shows the scene. A `from({ opacity: 0 })` reveal is not reported: from() seats its start
+value at build time, so the overlay is already hidden at t = 0 (upstream's rule makes the same exception). Nor
+is a reveal at t = 0 — a full-frame scene shown from the first frame and faded out later covers no earlier
+frame (upstream reports that shape too, e.g. its producer test pip-video-late-host; we judge it intended).
+""",
+    bad=comp(
+        '<div id="flash" style="position: fixed; inset: 0; background: #fff"></div>',
+        js='tl.to("#flash", { opacity: 1, duration: 0.1 }, 1.9);\ntl.to("#flash", { opacity: 0, duration: 0.2 }, 2);',
+    ),
+    good=comp(
+        '<div id="flash" style="position: fixed; inset: 0; background: #fff; opacity: 0"></div>',
+        js='tl.to("#flash", { opacity: 1, duration: 0.1 }, 1.9);\ntl.to("#flash", { opacity: 0, duration: 0.2 }, 2);',
+    ),
+    fix_hint='Start it hidden: add opacity: 0 to the overlay\'s CSS (or gsap.set("#flash", { opacity: 0 }) before '
+    "building the timeline).",
+    peer=True,
+)
+def gsap_fullscreen_overlay_starts_visible(doc: Document):
+    windows: dict[int, list[tuple[GsapCall, float | None]]] = {}
+    elements = {}
+    for call in _tweens(doc):
+        keys = {k for k, _ in _all_vars(call)}
+        if not keys & {"opacity", "autoAlpha", "visibility", "display"}:
+            continue
+        for element in tween_targets(doc, call) or []:
+            windows.setdefault(element.start, []).append((call, _timeline_position(call)))
+            elements[element.start] = element
+    for start, calls in windows.items():
+        element = elements[start]
+        if any(pos is None for _c, pos in calls):
+            continue  # an appended or label-relative position: the order is not known statically
+        calls.sort(key=lambda item: item[1])
+        hidden_at_zero = any(
+            (pos <= OVERLAY_AT_ZERO and _hidden_state(c.vars or {}) and c.method != "from")
+            or (c.method in ("from", "fromTo") and _hidden_state((c.vars if c.method == "from" else c.from_vars) or {}))
+            for c, pos in calls
+        )
+        if hidden_at_zero:
+            continue  # hidden at t = 0 (a from/fromTo seats its hidden start values at build time)
+        reveal = next(((c, pos) for c, pos in calls if _visible_state(c.vars or {})), None)
+        if reveal is None or reveal[1] <= OVERLAY_AT_ZERO:
+            continue  # revealed at t = 0: a scene shown from the first frame covers nothing before it
+        hides_later = any(
+            c is not reveal[0] and c.method != "from" and pos >= reveal[1] and _hidden_state(c.vars or {})
+            for c, pos in calls
+        )
+        if not hides_later or not _full_frame_overlay(doc, element):  # the CSS cascade last: it is the costly part
+            continue
+        target = reveal[0].targets.text if reveal[0].targets is not None else ""
+        tokens = [f"#{element.id}"] if element.id else []
+        tokens += [f".{c}" for c in element.classes]
+        selector = next((t for t in tokens if t in target), tokens[0] if tokens else element.tag)
+        yield Hit(
+            element.start,
+            f'full-frame overlay "{selector}" starts visible before its first opacity tween at {reveal[1]:.2f}s: '
+            "it covers every earlier frame (a blank/white video)",
+            element,
+            selector=selector,
+        )
 
 
 @rule(
@@ -537,7 +688,9 @@ def gsap_size_tween_reflows(doc: Document):
     G,
     summary="repeatRefresh: true with a relative (+=/-=) value.",
     explanation="Each repeat re-reads the relative value from wherever the previous cycle ended; seeking out of "
-    "order (distributed renders) gives different positions per worker.",
+    "order (distributed renders) gives different positions per worker: render case "
+    '`repeat_refresh_relative_two_workers` (x: "+=60", repeat 3) differs in 4 of 8 frames between one worker '
+    "and two.",
     bad=comp(BOX, js='tl.to("#box", { x: "+=100", repeat: 2, repeatRefresh: true }, 0);'),
     good=comp(BOX, js='tl.to("#box", { x: 100, repeat: 2, yoyo: true }, 0);'),
     fix_hint="Use absolute values (or keyframes) instead of repeatRefresh with +=/-=.",
@@ -621,12 +774,19 @@ DOM_MEASURE = re.compile(
     "gsap_function_value_hazard",
     "error",
     G,
-    summary="A function-valued tween property measures the DOM, or treats its index argument as the element.",
-    explanation="Function values run when the tween first renders; in a cold render worker that happens at an "
-    "arbitrary seek, after layout may have changed, so each worker computes a different value. GSAP calls them "
-    "with (index, target, targets): `(el) => el.dataset.x` reads a property of a number and fails.",
-    bad=comp(BOX, js='tl.to("#box", { x: () => document.getElementById("box").offsetWidth }, 0);'),
-    good=comp(BOX, js='tl.to("#box", { x: 240 }, 0);'),
+    summary="A function-valued tween property treats its index argument as the element, or measures the DOM.",
+    explanation="""
+GSAP calls a function value with (index, target, targets). `(el) => el.dataset.x` reads a property of a number:
+it throws when the tween first renders and the render fails ("HyperFrames runtime failed: TypeError", render case
+`function_value_index_as_element`; with `(i, el) =>` it renders) — an error. A function value that measures the
+DOM (offsetWidth, getBoundingClientRect) is a warning: it runs at each worker's first seek, and with a layout
+that is settled before the timeline is built two workers computed the same value (render case
+`function_value_measures_dom`: 0 of 8 frames differ between one and two workers). What the warning protects
+is preview and Studio editing, where the layout at the first render is not pinned down (resizing, late fonts);
+compute the value once, before building the timeline.
+""",
+    bad=comp(BOX, js='tl.to("#box", { x: (el) => Number(el.dataset.x) }, 0);'),
+    good=comp(BOX, js='tl.to("#box", { x: (i, el) => Number(el.dataset.x) }, 0);'),
     fix_hint="Compute the value once, synchronously, before building the timeline, or use a constant.",
     peer=True,
 )
@@ -636,7 +796,7 @@ def gsap_function_value_hazard(doc: Document):
             if key.startswith("on") or value.node.type not in ("arrow_function", "function_expression", "function"):
                 continue
             if DOM_MEASURE.search(value.text):
-                yield Hit(value.offset, f"{key}: function value measures the DOM")
+                yield Hit(value.offset, f"{key}: function value measures the DOM", severity="warning")
             elif (first := _first_param(value.text)) and re.search(
                 rf"(?<![\w$.]){re.escape(first)}\s*\??\.\s*(?!toFixed\b|toString\b)[A-Za-z_$]", value.text
             ):
@@ -843,3 +1003,117 @@ def svg_measure_before_path_d(doc: Document):
                 yield Hit(c.offset, f"{var}.getTotalLength() runs before {var}'s d is assigned: the length is 0")
             else:
                 yield Hit(c.offset, f"{var}.getTotalLength() on a <path> with no d anywhere: the length is 0")
+
+
+def _multi_component_dash(value: str) -> bool:
+    value = re.sub(r"!important\s*$", "", value, flags=re.I).strip()
+    return bool(value) and value.lower() != "none" and len([p for p in re.split(r"[\s,]+", value) if p]) >= 2
+
+
+def _simple_tokens(compound: str) -> set[str]:
+    return set(re.findall(r"[#.][A-Za-z0-9_-]+", compound))
+
+
+def _element_tokens(element) -> set[str]:
+    return ({f"#{element.id}"} if element.id else set()) | {f".{c}" for c in element.classes}
+
+
+def _script_created_tokens(model, name: str) -> set[str]:
+    """Tokens a script gives an element it creates: `path.setAttribute("class", "a b")`, `path.classList.add("a")`,
+    `path.setAttribute("id", "x")`."""
+    tokens: set[str] = set()
+    for c in model.calls:
+        literal = [a.literal for a in c.args]
+        if c.object_text == name and c.name == "setAttribute" and len(literal) == 2 and isinstance(literal[1], str):
+            if literal[0] == "class":
+                tokens |= {f".{p}" for p in literal[1].split()}
+            elif literal[0] == "id":
+                tokens.add(f"#{literal[1]}")
+        elif c.object_text == f"{name}.classList" and c.name == "add":
+            tokens |= {f".{v}" for v in literal if isinstance(v, str)}
+    return tokens
+
+
+DASHED_PATH = (
+    '<svg width="320" height="180"><path id="wire" d="M10 90 L300 90" stroke="#fff" fill="none" '
+    'style="stroke-dasharray: 10 10"></path></svg>'
+)
+
+
+@rule(
+    "svg_drawon_css_dasharray_conflict",
+    "error",
+    G,
+    summary="GSAP writes a one-number strokeDasharray (a draw-on) over a CSS stroke-dasharray with two components.",
+    explanation="""
+GSAP merges dash lists component by component, so `strokeDasharray: 290` over CSS `stroke-dasharray: 10 10`
+computes to `290px, 10px`: the CSS gap survives, the hide-then-draw-on trick hides only one gap's worth and the
+line is visible from the first frame. Render case `svg_drawon_over_css_dashes`: with CSS `10 10` the undrawn
+rest of the line shows after a 10 px gap in 8 of 8 frames, where the intended draw-on shows only the drawn
+part. Only CSS rules without combinators (and inline styles) are matched, as upstream; a two-component GSAP
+value (`${len} ${len}`) is the fix and is not reported.
+""",
+    bad=comp(
+        DASHED_PATH,
+        js='tl.set("#wire", { strokeDasharray: 290, strokeDashoffset: 290 }, 0);\n'
+        'tl.to("#wire", { strokeDashoffset: 0, duration: 1 }, 0);',
+    ),
+    good=comp(
+        DASHED_PATH,
+        js='tl.set("#wire", { strokeDasharray: "290 290", strokeDashoffset: 290 }, 0);\n'
+        'tl.to("#wire", { strokeDashoffset: 0, duration: 1 }, 0);',
+    ),
+    fix_hint="Remove the CSS stroke-dasharray from the drawn path (decorative dashes belong on another element), or "
+    "give GSAP both components: strokeDasharray: `${len} ${len}`.",
+    peer=True,
+)
+def svg_drawon_css_dasharray_conflict(doc: Document):
+    dashed: set[str] = set()
+    for css_rule in doc.all_css_rules:
+        if any(d.name == "stroke-dasharray" and _multi_component_dash(d.value) for d in css_rule.declarations):
+            for group in css_rule.selector.split(","):
+                if group.strip() and not re.search(r"[\s>+~]", group.strip()):
+                    dashed |= _simple_tokens(group.strip())
+    for element in doc.elements:
+        if any(d.name == "stroke-dasharray" and _multi_component_dash(d.value) for d in doc.styles_of(element)):
+            dashed |= _element_tokens(element)
+    if not dashed:
+        return
+    for model in doc.script_models:
+        reported: set[str] = set()
+        for call in model.gsap_calls:
+            if call.method not in ("set", "to", "fromTo") or call.targets is None:
+                continue
+            values = [v for vs in (call.vars or {}, call.from_vars or {}) for k, v in vs.items()
+                      if k in ("strokeDasharray", "stroke-dasharray")]  # fmt: skip
+            if not values:
+                continue
+            target = call.targets
+            tokens: set[str] = set()
+            if isinstance(target.literal, str):
+                for group in target.literal.split(","):
+                    compounds = [c for c in re.split(r"[\s>+~]+", group.strip()) if c]
+                    if compounds:
+                        tokens |= _simple_tokens(compounds[-1])
+            elif target.node is not None and target.node.type == "identifier":
+                tokens |= _script_created_tokens(model, target.text)
+            for element in tween_targets(doc, call) or []:
+                tokens |= _element_tokens(element)
+            conflict = sorted(tokens & dashed)
+            if not conflict:
+                continue
+            for value in values:
+                text = value.literal if isinstance(value.literal, str) else None
+                if text is None and value.node is not None and value.node.type == "template_string":
+                    text = re.sub(r"\$\{[^}]*\}", "0", value.text.strip("`"))
+                if text is not None and _multi_component_dash(text):
+                    continue
+                if target.text + conflict[0] in reported:
+                    continue
+                reported.add(target.text + conflict[0])
+                yield Hit(
+                    value.offset,
+                    f"strokeDasharray: {value.text} on {target.text} merges with the CSS multi-component "
+                    f"stroke-dasharray of {conflict[0]}: the CSS gap survives and the line shows before it is drawn",
+                    selector=target.literal if isinstance(target.literal, str) else None,
+                )

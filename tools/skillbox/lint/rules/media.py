@@ -109,10 +109,16 @@ def media_missing_id(doc: Document):
 
 @rule(
     "media_missing_data_start",
-    "error",
+    "warning",
     G,
     summary="A <video>/<audio> with a src has no data-start.",
-    explanation="Untimed media is not managed by the runtime: it never plays in the render.",
+    explanation="""
+The renderer starts untimed media at 0: a `<video>` without data-start renders frame-identical to the same clip
+with `data-start="0"` (render case `video_without_data_start`), and an `<audio>` without it is mixed at the same
+level (-21.1 dB mean in both mp4 renders, case `audio_without_data_start`). So this is a warning. What it protects
+is Studio editing and the timing checks: a clip without data-start has no place on the timeline, so it cannot be
+moved or trimmed there and overlap checks cannot see it. Say when it starts.
+""",
     bad=comp('<audio id="vo" src="assets/voice.mp3" data-duration="4" data-track-index="2"></audio>', assets=(VOICE,)),
     good=comp(GOOD_AUDIO, assets=(VOICE,)),
     fix_hint='Add data-start="<seconds>" (and data-duration) to the media element.',
@@ -137,7 +143,8 @@ def _has_source(element: Element) -> bool:
     "error",
     G,
     summary="A timed <video>/<audio> has no src (and no <source>, no data-var-src).",
-    explanation="A clip with nothing to play renders black or silent for its whole window.",
+    explanation="A clip with nothing to play renders black or silent for its whole window (render case "
+    "`video_without_src`: one blank frame for the whole clip, 8 of 8 differ from the clip with its src).",
     bad=comp('<audio id="vo" data-start="0" data-duration="4" data-track-index="2"></audio>'),
     good=comp(GOOD_AUDIO, assets=(VOICE,)),
     fix_hint='Add src="assets/<file>" to the media element.',
@@ -429,9 +436,10 @@ def video_nested_in_timed_element(doc: Document):
     G,
     summary="data-color-grading on an element that is not <video> or <img>.",
     explanation="Grading is applied by the media pipeline only; on other elements it is silently ignored.",
-    bad=comp('<div id="box" data-color-grading=\'{"exposure": 0.2}\'></div>'),
+    bad=comp('<div id="box" data-color-grading=\'{"adjust": {"exposure": 0.2}}\'></div>'),
     good=comp(
-        f"<video {V_ATTRS} muted playsinline data-color-grading='{{\"exposure\": 0.2}}'></video>", assets=(CLIP,)
+        f'<video {V_ATTRS} muted playsinline data-color-grading=\'{{"adjust": {{"exposure": 0.2}}}}\'></video>',
+        assets=(CLIP,),
     ),
     fix_hint="Move data-color-grading onto the <video> or <img> it should grade.",
     peer=True,
@@ -447,12 +455,18 @@ def color_grading_non_media(doc: Document):
     "error",
     G,
     summary="data-color-grading is not valid JSON.",
-    explanation="The grading attribute is parsed with JSON.parse; invalid JSON disables grading for the clip.",
-    bad=comp(f"<video {V_ATTRS} muted playsinline data-color-grading='{{exposure: 0.2}}'></video>", assets=(CLIP,)),
-    good=comp(
-        f"<video {V_ATTRS} muted playsinline data-color-grading='{{\"exposure\": 0.2}}'></video>", assets=(CLIP,)
+    explanation="The grading attribute is parsed with JSON.parse; invalid JSON disables grading for the clip "
+    "(render case `color_grading_unquoted_keys`: `{enabled: true, adjust: {saturation: -1}}` leaves the clip in "
+    "colour, 8 of 8 frames differ from the quoted JSON, which renders it grey).",
+    bad=comp(
+        f"<video {V_ATTRS} muted playsinline data-color-grading='{{adjust: {{exposure: 0.2}}}}'></video>",
+        assets=(CLIP,),
     ),
-    fix_hint='Write strict JSON: double-quoted keys, e.g. {"exposure": 0.2}.',
+    good=comp(
+        f'<video {V_ATTRS} muted playsinline data-color-grading=\'{{"adjust": {{"exposure": 0.2}}}}\'></video>',
+        assets=(CLIP,),
+    ),
+    fix_hint='Write strict JSON: double-quoted keys, e.g. {"adjust": {"exposure": 0.2}}.',
     peer=True,
 )
 def color_grading_invalid_json(doc: Document):

@@ -94,7 +94,8 @@ def missing_local_asset(doc: Document):
     "error",
     G,
     summary="A CSS mask-image url() points at a local file that does not exist.",
-    explanation="A missing mask makes the masked element fully transparent: it disappears from the render.",
+    explanation="A missing mask makes the masked element fully transparent: it disappears from the render (render "
+    "case `mask_image_missing`: the masked box is absent in 8 of 8 frames; with the mask file present it shows).",
     bad=comp('<div id="m"></div>', css='#m { mask-image: url("assets/mask.png"); }'),
     good=comp('<div id="m"></div>', css='#m { mask-image: url("assets/mask.png"); }', assets=("assets/mask.png",)),
     fix_hint="Add the mask image to the project or fix the path.",
@@ -216,11 +217,16 @@ def _root_html_files(root: Path) -> list[Path]:
 
 @rule(
     "multiple_root_compositions",
-    "error",
+    "warning",
     G,
     summary="Several HTML files at the project root carry a composition.",
-    explanation="The renderer takes index.html as the entry; another root-level composition is either dead or "
-    "meant to be a sub-composition under compositions/.",
+    explanation="""
+The renderer takes index.html as the entry and never reads the other file: a project with an extra
+outro.html renders frame-identical to the same project without it (render case `second_root_composition`), so
+nothing in the video breaks. What this protects is the project's structure for preview and Studio editing: a
+scene meant to play belongs under compositions/ and is mounted from index.html with data-composition-src;
+a second root composition is either dead or a sub-composition in the wrong place.
+""",
     bad=project(
         {"index.html": composition(""), "outro.html": composition("", composition_id="outro")},
         "index.html + outro.html, both with data-composition-id",
