@@ -7,9 +7,10 @@ rightmost compound selector (`#id`, `.a.b`, `tag`, `[attr="v"]`) decides that we
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 import tinycss2
+
+from skillbox.lint.records import dataclass, field
 
 
 @dataclass

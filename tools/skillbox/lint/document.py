@@ -13,14 +13,11 @@ import bisect
 import html
 import re
 import time
-from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 
-import tree_sitter
-import tree_sitter_html
-
 from skillbox.lint.css import Declaration, Stylesheet, parse_declarations, parse_stylesheet
+from skillbox.lint.grammars import html_parser, tree_sitter
+from skillbox.lint.records import dataclass, field
 from skillbox.lint.script import ScriptModel, parse_script
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
@@ -30,11 +27,6 @@ NON_CONTENT_TAGS = {"script", "style", "meta", "link", "title", "base", "noscrip
 COMPOSITION_MARKERS = ("data-composition-id", "data-width", "data-height")
 TIMING_ATTRS = ("data-start", "data-duration", "data-track-index")
 MEDIA_TAGS = {"video", "audio"}
-
-
-@cache
-def html_parser() -> tree_sitter.Parser:
-    return tree_sitter.Parser(tree_sitter.Language(tree_sitter_html.language()))
 
 
 @dataclass(eq=False)

@@ -8,7 +8,7 @@ themselves with `project(...)`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from skillbox.lint.records import dataclass
 
 GSAP_CDN = "https://cdn.jsdelivr.net/npm/gsap@3.12.5/dist/gsap.min.js"
 # A host element and the template-wrapped sub-composition file it mounts (compositions/intro.html).

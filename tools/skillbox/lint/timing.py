@@ -4,10 +4,10 @@ find the tweens that animate an element."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from skillbox.lint.css import selector_matches
 from skillbox.lint.document import Document, Element
+from skillbox.lint.records import dataclass
 
 REFERENCE = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:([+-])\s*(\d+(?:\.\d+)?|\.\d+)\s*)?$")
 
