@@ -105,10 +105,9 @@ def project(files: dict[str, str | bytes], snippet: str, lint_path: str = "") ->
 def mp4_bytes(*handlers: str) -> bytes:
     """The container skeleton of an MP4 whose tracks have these handler kinds ("vide", "soun"): what a
     `moov/trak/mdia/hdlr` reader (lint/media_probe.py) sees. Not playable; examples only."""
-    import struct
 
     def box(kind: bytes, payload: bytes) -> bytes:
-        return struct.pack(">I4s", 8 + len(payload), kind) + payload
+        return (8 + len(payload)).to_bytes(4, "big") + kind + payload  # size, 4-byte kind, payload
 
     traks = b"".join(
         box(b"trak", box(b"mdia", box(b"hdlr", b"\0" * 8 + h.encode() + b"\0" * 12 + b"\0"))) for h in handlers

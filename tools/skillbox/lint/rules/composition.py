@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import json
 import re
 
 from skillbox.lint.css import css_urls, selector_matches
@@ -527,6 +526,8 @@ def invalid_variable_values_json(doc: Document):
     for element in doc.elements:
         value = element.attrs.get("data-variable-values")
         if value is not None:
+            import json  # here, not at the top: most compositions have no JSON attribute (start-up cost)
+
             try:
                 parsed = json.loads(value)
                 if not isinstance(parsed, dict):
@@ -549,6 +550,8 @@ def _declared_variables(doc: Document) -> tuple[list[tuple[Element, object]], se
         value = element.attrs.get("data-composition-variables")
         if value is None:
             continue
+        import json  # here, not at the top: most compositions have no JSON attribute (start-up cost)
+
         try:
             parsed = json.loads(value)
         except ValueError as err:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import PurePosixPath
 
@@ -459,6 +458,8 @@ def color_grading_invalid_json(doc: Document):
     for element in doc.elements:
         value = element.attrs.get("data-color-grading")
         if value is not None and value.strip():
+            import json  # here, not at the top: most compositions have no JSON attribute (start-up cost)
+
             try:
                 json.loads(value)
             except ValueError as err:
