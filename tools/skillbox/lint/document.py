@@ -10,12 +10,12 @@ defs block is skipped); a file whose only composition lives inside `<template>` 
 from __future__ import annotations
 
 import bisect
-import re
 import time
 from pathlib import Path
 
 from skillbox.lint.css import Declaration, Stylesheet, parse_declarations, parse_stylesheet
 from skillbox.lint.grammars import html_parser, tree_sitter
+from skillbox.lint.patterns import lazy_compile
 from skillbox.lint.records import dataclass, field
 from skillbox.lint.script import ScriptModel, parse_script
 
@@ -289,7 +289,7 @@ def _attr_value(node: tree_sitter.Node, source: bytes) -> str:
     return ""
 
 
-_UNQUOTED_VALUE = re.compile(rb"[^\s>]*")
+_UNQUOTED_VALUE = lazy_compile(rb"[^\s>]*")
 
 
 def _start_tag(node: tree_sitter.Node, source: bytes):

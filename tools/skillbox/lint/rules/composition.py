@@ -8,6 +8,7 @@ import re
 from skillbox.lint.css import css_urls, selector_matches
 from skillbox.lint.document import Document, Element
 from skillbox.lint.linked import registers_in_linked_script
+from skillbox.lint.patterns import lazy_compile
 from skillbox.lint.registry import Edit, Hit, rule
 from skillbox.lint.samples import GSAP_CDN, SUB, comp, composition, project, raw
 from skillbox.lint.timing import (
@@ -228,7 +229,7 @@ def invalid_parent_traversal_in_asset_path(doc: Document):
                 )
 
 
-CAPTION_CUE = re.compile(
+CAPTION_CUE = lazy_compile(
     r"^(?:caption(?:[-_](?:group|word|line|block|cue|text))?|subtitle(?:[-_](?:group|line|cue|text))?|cg-.+)$"
 )
 
@@ -687,7 +688,7 @@ def _fix_no_timeline(doc: Document, hit: Hit) -> list[Edit]:
     return [add_attribute_edit(hit.fix, "data-no-timeline", doc.source)]
 
 
-_SPLIT_ATTR = re.compile(r"\[[\w-]+\s*=\s*(\"[^\"]*\"|'[^']*')\s+[\w-]+\s*=")
+_SPLIT_ATTR = lazy_compile(r"\[[\w-]+\s*=\s*(\"[^\"]*\"|'[^']*')\s+[\w-]+\s*=")
 
 
 @rule(
@@ -987,7 +988,7 @@ def timed_element_missing_track_index(doc: Document):
         yield Hit(element.start, f"timed element {element.label()} has no data-track-index", element)
 
 
-REMOTE_URL = re.compile(r"^(?:https?:)?//", re.I)
+REMOTE_URL = lazy_compile(r"^(?:https?:)?//", re.I)
 
 
 @rule(
