@@ -9,10 +9,11 @@ over. `selection_for` and `lint_report` are the one home of that logic: the clic
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from skillbox.cli.fast_path import debugging, echo, failed
+from skillbox.cli.fast_path import debugging, echo, failed, terminal_text
 from skillbox.cli.option_table import Argument, Option, OptionTable, parse_plain
+
+if False:  # annotations only (importing pathlib at the top would cost every cache hit)
+    from pathlib import Path
 
 FORMATS = ("text", "json", "sarif")
 SUBCOMMANDS = ("rules", "explain", "paths")
@@ -28,6 +29,13 @@ LINT = OptionTable(
         Option("--select", "select", "Comma-separated rule codes or groups to run (default: all)."),
         Option("--ignore", "ignore", "Comma-separated rule codes or groups to skip."),
         Option("--no-config", "no_config", "Ignore [tool.skillbox.lint] / skillbox.toml settings.", kind="flag"),
+        Option(
+            "--cache",
+            "cache",
+            "Reuse the output of an identical earlier run when no file it read has changed (kept outside the "
+            "project, see lint/result_cache.py).",
+            kind="flag",
+        ),
     ),
 )
 
@@ -99,6 +107,16 @@ def main(args: list[str]) -> int | None:
     params = parse_plain(LINT, args)
     if params is None or params["fix"] or params["diff"]:
         return None
+    key = None
+    if params["cache"]:
+        from skillbox.lint import result_cache
+
+        key = result_cache.run_key(args)
+        hit = result_cache.lookup(key)
+        if hit is not None:
+            return echo(hit[0], ready=True) or hit[2]
+    from pathlib import Path  # here, not at the top: a cache hit does without it
+
     fmt = "json" if params["as_json"] else params["fmt"]
     paths = [Path(p) for p in params["paths"]] or [Path(".")]
     _import_linter()
@@ -106,8 +124,17 @@ def main(args: list[str]) -> int | None:
     from skillbox.lint.engine import lint_paths
 
     try:
-        selection = selection_for(paths, params["select"], params["ignore"], params["no_config"])
-        text, code = lint_report(lint_paths(paths, selection), paths, fmt)
+        if key is None:
+            selection = selection_for(paths, params["select"], params["ignore"], params["no_config"])
+            text, code = lint_report(lint_paths(paths, selection), paths, fmt)
+        else:
+            with result_cache.Recording() as recording:
+                selection = selection_for(paths, params["select"], params["ignore"], params["no_config"])
+                result = lint_paths(paths, selection)
+                text, code = lint_report(result, paths, fmt)
+            if not any(f.code == "parse_error" for f in result.findings):  # a parse may have hit its time budget
+                inputs = recording.inputs + result_cache.loaded_sources()
+                result_cache.store(key, inputs, terminal_text(text), "", code)
     except SkillboxError as err:
         return failed(err)
     return echo(text) or code
