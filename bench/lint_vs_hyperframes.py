@@ -6,6 +6,7 @@ peer". Speed, three modes, each labelled in the output:
   1. per project, one process each (what a user runs: `skillbox lint DIR` vs `hyperframes lint DIR`), the two
      interleaved project by project with a bare `python -I -c pass` (the interpreter floor); median wall and CPU
      (user+sys, from each child's rusage) per project — the headline figure, always cold (no result cache);
+ 1b. the same with `--cache` when the cache holds the unchanged result: an additional, labelled mode;
   2. whole corpus: one `skillbox lint` process over every project vs the sum of the peer's per-project processes
      (the peer accepts one project per run) — a batch figure, not what one user run costs;
   3. in-process per file: parse + every rule, best of N runs per file, median over files.
@@ -73,24 +74,36 @@ def _ours_env() -> dict:
 def per_project_speed(peer_dir: Path, projects: list[Path], rounds: int = 1) -> dict:
     """Mode 1: for each project one skillbox process and one peer process, interleaved with one bare interpreter
     start (`python -I -c pass`, the floor no Python CLI can go below), so shared-machine load hits all alike.
-    Ours runs as `python -P -m skillbox lint DIR --json`, exactly what the `bin/skillbox` launcher execs."""
+    Ours runs as `python -P -m skillbox lint DIR --json`, exactly what the `bin/skillbox` launcher execs, cold.
+    Mode 1b, labelled apart and never the headline: the same with `--cache` when the cache holds the project's
+    unchanged result (a priming run first; the cache lives in a temporary folder)."""
+    import tempfile
+
     cli = peer_dir / "node_modules" / "hyperframes" / "dist" / "cli.js"
     ours_env = _ours_env()
     ours = [sys.executable, "-P", "-m", "skillbox", "lint"]
     _timed([*ours, str(projects[0]), "--json"], env=ours_env)  # writes the bytecode cache, as an install has
     rows: dict[str, list[float]] = {k: [] for k in ("ours_wall", "ours_cpu", "peer_wall", "peer_cpu")}
-    rows.update(floor_wall=[], floor_cpu=[])
-    for project in [p for _ in range(rounds) for p in projects]:
-        _, wall, cpu = _timed([*ours, str(project), "--json"], env=ours_env)
-        rows["ours_wall"].append(wall)
-        rows["ours_cpu"].append(cpu)
-        _, wall, cpu = _timed(["node", str(cli), "lint", str(project), "--json"], env={**os.environ, **PEER_ENV},
-                              cwd=peer_dir)  # fmt: skip
-        rows["peer_wall"].append(wall)
-        rows["peer_cpu"].append(cpu)
-        _, wall, cpu = _timed([sys.executable, "-I", "-c", "pass"], env=ours_env)
-        rows["floor_wall"].append(wall)
-        rows["floor_cpu"].append(cpu)
+    rows.update(floor_wall=[], floor_cpu=[], cached_wall=[], cached_cpu=[])
+    with tempfile.TemporaryDirectory(prefix="skillbox-lint-cache-") as cache:
+        cached_env = {**ours_env, "SKILLBOX_LINT_CACHE_DIR": cache}
+        for project in [p for _ in range(rounds) for p in projects]:
+            _, wall, cpu = _timed([*ours, str(project), "--json"], env=ours_env)
+            rows["ours_wall"].append(wall)
+            rows["ours_cpu"].append(cpu)
+            _, wall, cpu = _timed(["node", str(cli), "lint", str(project), "--json"],
+                                  env={**os.environ, **PEER_ENV}, cwd=peer_dir)  # fmt: skip
+            rows["peer_wall"].append(wall)
+            rows["peer_cpu"].append(cpu)
+            _, wall, cpu = _timed([sys.executable, "-I", "-c", "pass"], env=ours_env)
+            rows["floor_wall"].append(wall)
+            rows["floor_cpu"].append(cpu)
+            cold, _, _ = _timed([*ours, str(project), "--json", "--cache"], env=cached_env)  # primes the cache
+            hit, wall, cpu = _timed([*ours, str(project), "--json", "--cache"], env=cached_env)
+            if hit != cold:
+                raise SystemExit(f"--cache printed something else than the cold run for {project}")
+            rows["cached_wall"].append(wall)
+            rows["cached_cpu"].append(cpu)
     return {k: statistics.median(v) for k, v in rows.items()}
 
 
@@ -248,6 +261,13 @@ def main() -> None:
         f"| 1. floor: bare interpreter start `python -I -c pass` (wall / CPU) | {speed['floor_wall'] * 1000:.0f} ms / "
         f"{speed['floor_cpu'] * 1000:.1f} ms | — | skillbox above the floor: "
         f"{(speed['ours_cpu'] - speed['floor_cpu']) * 1000:.1f} ms CPU |"
+    )
+    print(
+        f"| 1b. additional mode, `--cache` hit (files unchanged since the last run), median wall / CPU | "
+        f"{speed['cached_wall'] * 1000:.0f} ms / {speed['cached_cpu'] * 1000:.1f} ms | "
+        f"{speed['peer_wall'] * 1000:.0f} ms / {speed['peer_cpu'] * 1000:.0f} ms | "
+        f"{speed['peer_wall'] / speed['cached_wall']:.1f}x / "
+        f"{speed['peer_cpu'] / max(speed['cached_cpu'], 1e-6):.1f}x |"
     )
     print(
         f"| 2. whole corpus: 1 skillbox process vs {len(projects)} peer processes | {ours_time:.2f} s | "
