@@ -78,3 +78,16 @@ def test_options_are_part_of_the_key(tmp_path):
     assert only_media[:2] == lint(tmp_path, "p", "--json", "--select", "media")[:2]
     assert only_media[1] != everything[1]
     assert lint(tmp_path, "p", "--json", "--cache")[:2] == everything[:2]
+
+
+def test_a_damaged_or_foreign_entry_lints_cold(tmp_path):
+    write(tmp_path / "p" / "index.html", composition(LOGO))
+    cold = lint(tmp_path, "p", "--json")
+    lint(tmp_path, "p", "--json", "--cache")
+    (entry,) = (tmp_path / "cache").iterdir()
+    import marshal
+
+    for damaged in (b"\x00garbage", marshal.dumps([1, 2]), marshal.dumps({"key": None}), b""):
+        entry.write_bytes(damaged)
+        again = lint(tmp_path, "p", "--json", "--cache")
+        assert again[:2] == cold[:2] and "skillbox.lint.engine" in again[2]

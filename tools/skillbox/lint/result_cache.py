@@ -73,12 +73,18 @@ def lookup(key: tuple) -> tuple[str, str, int] | None:
             entry = marshal.loads(handle.read())
     except (OSError, ValueError, EOFError, TypeError):
         return None
-    if not isinstance(entry, dict) or entry.get("key") != key:
-        return None
-    for kind, path, signature in entry["inputs"]:
-        if _signature(kind, path) != signature:
+    try:
+        if entry["key"] != key:
             return None
-    return entry["stdout"], entry["stderr"], entry["code"]
+        for kind, path, signature in entry["inputs"]:
+            if _signature(kind, path) != signature:
+                return None
+        stdout, stderr, code = entry["stdout"], entry["stderr"], entry["code"]
+    except (KeyError, TypeError, ValueError):  # an entry from another format, or damaged: lint cold
+        return None
+    if not (isinstance(stdout, str) and isinstance(stderr, str) and isinstance(code, int)):
+        return None
+    return stdout, stderr, code
 
 
 def _record(kind: str, path) -> None:
