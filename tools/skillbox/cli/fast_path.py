@@ -23,16 +23,24 @@ def failed(err) -> int:
     return err.exit_code
 
 
-def echo(text: str) -> int:
-    """Print like `click.echo` (styles stripped off a terminal); 1 when the reader closed the pipe."""
+def terminal_text(text: str) -> str:
+    """`text` as `click.echo` would write it to stdout: ANSI styles stripped unless stdout is a terminal."""
     global _ANSI
-    try:
-        if not sys.stdout.isatty():
-            if _ANSI is None:
-                import re
+    if sys.stdout.isatty():
+        return text
+    if _ANSI is None:
+        import re
 
-                _ANSI = re.compile(r"\033\[[;?0-9]*[a-zA-Z]")
-            text = _ANSI.sub("", text)
+        _ANSI = re.compile(r"\033\[[;?0-9]*[a-zA-Z]")
+    return _ANSI.sub("", text)
+
+
+def echo(text: str, *, ready: bool = False) -> int:
+    """Print like `click.echo` (styles stripped off a terminal); 1 when the reader closed the pipe. `ready`: the
+    text already went through `terminal_text` (a cached lint result), so no pattern needs compiling."""
+    try:
+        if not ready:
+            text = terminal_text(text)
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
     except BrokenPipeError:

@@ -42,7 +42,7 @@ def lint() -> None:
 
 @lint.command("paths", hidden=True)
 @click_params(LINT)
-def lint_paths_command(paths, fmt, as_json, fix, diff, select, ignore, no_config) -> None:
+def lint_paths_command(paths, fmt, as_json, fix, diff, select, ignore, no_config, cache) -> None:
     """Lint composition files or project folders (index.html + compositions/**).
 
     Usage: skillbox lint PATH... [--format text|json|sarif] [--fix [--diff]] [--select CODES] [--ignore CODES]
@@ -50,6 +50,8 @@ def lint_paths_command(paths, fmt, as_json, fix, diff, select, ignore, no_config
     Exit 1 when any error is found, 0 otherwise, 2 on usage errors. Silence one element with an HTML comment
     right before it: <!-- skillbox-lint: ignore[code] -->; a whole file with <!-- skillbox-lint: ignore-file[code] -->.
     Settings: [tool.skillbox.lint] in pyproject.toml or [lint] in skillbox.toml (select, ignore, severity).
+    --cache reuses an identical earlier run's output when nothing it read changed (only on the plain, click-free
+    path; here, e.g. with --fix or SKILLBOX_DEBUG, every run lints).
     """
     from skillbox.cli.lint_fast import lint_report, selection_for
     from skillbox.lint.engine import lint_paths

@@ -9,10 +9,11 @@ over. `selection_for` and `lint_report` are the one home of that logic: the clic
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from skillbox.cli.fast_path import debugging, echo, failed
+from skillbox.cli.fast_path import debugging, echo, failed, terminal_text
 from skillbox.cli.option_table import Argument, Option, OptionTable, parse_plain
+
+if False:  # annotations only (importing pathlib at the top would cost every cache hit)
+    from pathlib import Path
 
 FORMATS = ("text", "json", "sarif")
 SUBCOMMANDS = ("rules", "explain", "paths")
@@ -28,6 +29,13 @@ LINT = OptionTable(
         Option("--select", "select", "Comma-separated rule codes or groups to run (default: all)."),
         Option("--ignore", "ignore", "Comma-separated rule codes or groups to skip."),
         Option("--no-config", "no_config", "Ignore [tool.skillbox.lint] / skillbox.toml settings.", kind="flag"),
+        Option(
+            "--cache",
+            "cache",
+            "Reuse the output of an identical earlier run when no file it read has changed (kept outside the "
+            "project, see lint/result_cache.py).",
+            kind="flag",
+        ),
     ),
 )
 
@@ -68,6 +76,30 @@ def lint_report(result, paths: list[Path], fmt: str) -> tuple[str, int]:
     return render(result, fmt, all_rules()), 0 if result.ok else 1
 
 
+def _import_linter() -> None:
+    """Import the linter with the cyclic garbage collector paused: the imports allocate tens of thousands of
+    long-lived objects (rule tables, compiled patterns, classes) and no garbage, so the collections they trigger
+    are pure cost (a few % of a per-project run). The objects are then frozen out of future collections and the
+    collector resumes before any file is parsed. Only for the first import in a process."""
+    import sys
+
+    if "skillbox.lint.engine" in sys.modules:
+        return
+    import gc
+
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        import skillbox.lint.engine  # noqa: F401
+        from skillbox.lint.registry import all_rules
+
+        all_rules()
+    finally:
+        if enabled:
+            gc.freeze()
+            gc.enable()
+
+
 def main(args: list[str]) -> int | None:
     """Run `skillbox lint ARGS`; None means "not handled here, use click"."""
     if debugging() or (args and args[0] in SUBCOMMANDS):
@@ -75,14 +107,34 @@ def main(args: list[str]) -> int | None:
     params = parse_plain(LINT, args)
     if params is None or params["fix"] or params["diff"]:
         return None
+    key = None
+    if params["cache"]:
+        from skillbox.lint import result_cache
+
+        key = result_cache.run_key(args)
+        hit = result_cache.lookup(key)
+        if hit is not None:
+            return echo(hit[0], ready=True) or hit[2]
+    from pathlib import Path  # here, not at the top: a cache hit does without it
+
     fmt = "json" if params["as_json"] else params["fmt"]
     paths = [Path(p) for p in params["paths"]] or [Path(".")]
+    _import_linter()
     from skillbox.errors import SkillboxError
     from skillbox.lint.engine import lint_paths
 
     try:
-        selection = selection_for(paths, params["select"], params["ignore"], params["no_config"])
-        text, code = lint_report(lint_paths(paths, selection), paths, fmt)
+        if key is None:
+            selection = selection_for(paths, params["select"], params["ignore"], params["no_config"])
+            text, code = lint_report(lint_paths(paths, selection), paths, fmt)
+        else:
+            with result_cache.Recording() as recording:
+                selection = selection_for(paths, params["select"], params["ignore"], params["no_config"])
+                result = lint_paths(paths, selection)
+                text, code = lint_report(result, paths, fmt)
+            if not any(f.code == "parse_error" for f in result.findings):  # a parse may have hit its time budget
+                inputs = recording.inputs + result_cache.loaded_sources()
+                result_cache.store(key, inputs, terminal_text(text), "", code)
     except SkillboxError as err:
         return failed(err)
     return echo(text) or code

@@ -6,6 +6,8 @@
     severity = { studio_missing_editable_id = "error" }
 
 The nearest file found walking up from the first PATH wins; skillbox.toml before pyproject.toml in one folder.
+A pyproject.toml whose text cannot define `tool.skillbox` (`_may_hold_our_table`) is not parsed, nor validated (it
+is some other tool's file), which keeps `tomllib` out of a per-project lint run inside a Python repository.
 """
 
 from __future__ import annotations
@@ -25,11 +27,17 @@ def find_config(start: Path) -> tuple[Path, dict] | None:
             path = candidate / name
             if not path.is_file():
                 continue
+            try:
+                text = path.read_text(encoding="utf-8")
+            except UnicodeDecodeError as err:
+                raise ConfigError(f"{path}: invalid TOML: {err}") from None
+            if name == "pyproject.toml" and not _may_hold_our_table(text):
+                continue
             import tomllib
 
             try:
-                data = tomllib.loads(path.read_text(encoding="utf-8"))
-            except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
+                data = tomllib.loads(text)
+            except tomllib.TOMLDecodeError as err:
                 raise ConfigError(f"{path}: invalid TOML: {err}") from None
             section = data
             for key in keys:
@@ -41,6 +49,20 @@ def find_config(start: Path) -> tuple[Path, dict] | None:
                     raise ConfigError(f"{path}: [{'.'.join(keys)}] must be a table")
                 return path, section
     return None
+
+
+def _may_hold_our_table(text: str) -> bool:
+    """Could this pyproject.toml define `tool.skillbox`? Only if `tool` and `skillbox` are joined by a dot (a
+    header or a dotted key), or a bare `[tool]` table / `tool = {...}` is there and `skillbox` appears at all, or a
+    quoted key spells names with escapes. Anything else is certainly some other tool's file."""
+    import re
+
+    if "\\u" in text or "\\U" in text:
+        return True
+    return "skillbox" in text and bool(
+        re.search(r"""tool["']?\s*\.\s*["']?skillbox""", text)
+        or re.search(r"""^\s*(?:\[\s*["']?tool["']?\s*\]|["']?tool["']?\s*=)""", text, re.MULTILINE)
+    )
 
 
 def read_settings(path: Path, section: dict) -> dict:

@@ -7,9 +7,11 @@ rightmost compound selector (`#id`, `.a.b`, `tag`, `[attr="v"]`) decides that we
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 import tinycss2
+
+from skillbox.lint.patterns import lazy_compile
+from skillbox.lint.records import dataclass, field
 
 
 @dataclass
@@ -56,7 +58,7 @@ class _Positions:
         return self.base + self.line_starts[index] + len(prefix.encode("utf-8", "surrogatepass"))
 
 
-_URL = re.compile(r"""url\(\s*(?:"([^"]*)"|'([^']*)'|([^)\s]*))\s*\)""")
+_URL = lazy_compile(r"""url\(\s*(?:"([^"]*)"|'([^']*)'|([^)\s]*))\s*\)""")
 
 
 def css_urls(value: str) -> list[str]:
@@ -158,7 +160,7 @@ def _split_selector_list(selector: str) -> list[str]:
     return [p for p in parts if p]
 
 
-_COMPOUND = re.compile(
+_COMPOUND = lazy_compile(
     r"(?P<tag>^[a-zA-Z][\w-]*|\*)|#(?P<id>[\w-]+|\\3\d [\w-]*)|\.(?P<cls>[\w-]+)"
     r"|\[(?P<attr>[\w-]+)(?:\s*(?P<op>[~|^$*]?=)\s*(?P<val>\"[^\"]*\"|'[^']*'|[^\]\s]+))?\s*\]|(?P<pseudo>::?[\w-]+(?:\([^)]*\))?)"
 )

@@ -10,17 +10,13 @@ defs block is skipped); a file whose only composition lives inside `<template>` 
 from __future__ import annotations
 
 import bisect
-import html
-import re
 import time
-from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 
-import tree_sitter
-import tree_sitter_html
-
 from skillbox.lint.css import Declaration, Stylesheet, parse_declarations, parse_stylesheet
+from skillbox.lint.grammars import html_parser, tree_sitter
+from skillbox.lint.patterns import lazy_compile
+from skillbox.lint.records import dataclass, field
 from skillbox.lint.script import ScriptModel, parse_script
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
@@ -30,11 +26,6 @@ NON_CONTENT_TAGS = {"script", "style", "meta", "link", "title", "base", "noscrip
 COMPOSITION_MARKERS = ("data-composition-id", "data-width", "data-height")
 TIMING_ATTRS = ("data-start", "data-duration", "data-track-index")
 MEDIA_TAGS = {"video", "audio"}
-
-
-@cache
-def html_parser() -> tree_sitter.Parser:
-    return tree_sitter.Parser(tree_sitter.Language(tree_sitter_html.language()))
 
 
 @dataclass(eq=False)
@@ -273,6 +264,15 @@ def _parse_bounded(source: bytes) -> tree_sitter.Tree | None:
     return None if gave_up else tree
 
 
+def _unescape(text: str) -> str:
+    """`html.unescape`, importing `html` (its entity table is a large dict) only for text that has a `&`."""
+    if "&" not in text:
+        return text  # what html.unescape returns too
+    import html
+
+    return html.unescape(text)
+
+
 def _attr_value(node: tree_sitter.Node, source: bytes) -> str:
     for child in node.named_children:
         if child.type == "attribute_value":
@@ -280,16 +280,16 @@ def _attr_value(node: tree_sitter.Node, source: bytes) -> str:
             # (`href=https://x/css2?family=Geist` would lose `=Geist`), so read the run from the source.
             m = _UNQUOTED_VALUE.match(source, child.start_byte)
             end = max(child.end_byte, m.end()) if m else child.end_byte
-            return html.unescape(source[child.start_byte : end].decode("utf-8", "replace"))
+            return _unescape(source[child.start_byte : end].decode("utf-8", "replace"))
         if child.type == "quoted_attribute_value":
             inner = [c for c in child.named_children if c.type == "attribute_value"]
             if not inner:
                 return ""
-            return html.unescape(source[inner[0].start_byte : inner[0].end_byte].decode("utf-8", "replace"))
+            return _unescape(source[inner[0].start_byte : inner[0].end_byte].decode("utf-8", "replace"))
     return ""
 
 
-_UNQUOTED_VALUE = re.compile(rb"[^\s>]*")
+_UNQUOTED_VALUE = lazy_compile(rb"[^\s>]*")
 
 
 def _start_tag(node: tree_sitter.Node, source: bytes):
@@ -370,7 +370,7 @@ def _walk(doc: Document, root: tree_sitter.Node) -> None:
                 stack.extend((c, element, child_in_template) for c in reversed(children[1:]))
         elif kind == "text" or kind == "entity":
             raw = source[node.start_byte : node.end_byte].decode("utf-8", "replace")
-            value = html.unescape(raw) if kind == "entity" else raw
+            value = _unescape(raw) if kind == "entity" else raw
             if parent is not None:
                 parent.text += value
             if value.strip():

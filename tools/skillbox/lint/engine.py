@@ -14,15 +14,16 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from skillbox.errors import NotFoundError, UsageError
 from skillbox.lint.document import Document, parse_document
+from skillbox.lint.patterns import lazy_compile
+from skillbox.lint.records import dataclass, field
 from skillbox.lint.registry import Hit, Rule, all_rules
 
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
-IGNORE_COMMENT = re.compile(r"^\s*skillbox-lint:\s*(ignore-file|ignore)\s*(?:\[([^\]]*)\])?\s*$")
+IGNORE_COMMENT = lazy_compile(r"^\s*skillbox-lint:\s*(ignore-file|ignore)\s*(?:\[([^\]]*)\])?\s*$")
 
 
 @dataclass

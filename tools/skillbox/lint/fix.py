@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import difflib
 import stat
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from skillbox.atomic import atomic_write
 from skillbox.lint.engine import LintResult, Selection, lint_paths
+from skillbox.lint.records import dataclass, field
 from skillbox.lint.registry import Edit, all_rules
 
 MAX_ROUNDS = 5

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from skillbox import __version__
@@ -89,6 +88,9 @@ def to_sarif(result: LintResult, rules: dict[str, Rule]) -> dict:
 
 
 def render(result: LintResult, fmt: str, rules: dict[str, Rule]) -> str:
+    if fmt in ("json", "sarif"):
+        import json  # not at the top: the text format does without it (start-up cost)
+
     if fmt == "json":
         return json.dumps(to_json(result), indent=2, ensure_ascii=False)
     if fmt == "sarif":

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from typing import Any
 
+from skillbox.lint.records import dataclass, field
 from skillbox.lint.samples import Sample
 
 SEVERITIES = ("error", "warning", "info")
@@ -27,10 +26,10 @@ class Hit:
 
     offset: int
     message: str
-    element: Any = None
+    element: object = None  # the Element it is about (annotations here avoid importing typing at start-up)
     severity: str | None = None
-    fix: Any = None
-    doc: Any = None  # project rules name the document a hit belongs to
+    fix: object = None
+    doc: object = None  # project rules name the document a hit belongs to
     element_id: str | None = None
     selector: str | None = None
 

@@ -8,8 +8,6 @@ themselves with `project(...)`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 GSAP_CDN = "https://cdn.jsdelivr.net/npm/gsap@3.12.5/dist/gsap.min.js"
 # A host element and the template-wrapped sub-composition file it mounts (compositions/intro.html).
 HOST = (
@@ -26,11 +24,62 @@ SUB = (
 )
 
 
-@dataclass(frozen=True)
 class Sample:
-    files: dict[str, str | bytes]  # project-relative path -> content; "index.html" is the entry
-    snippet: str
-    lint_path: str = ""  # what to lint: "" = the project folder, else a file inside it
+    """One rule example: `files` (project-relative path -> content; "index.html" is the entry), the `snippet` the
+    docs show, and `lint_path` (what to lint: "" = the project folder, else a file inside it).
+
+    Examples made by `comp`, `raw` and `project` are built on first use: `lint explain` and the tests read them,
+    a lint run never does, and building some two hundred of them at import was a few percent of every
+    per-project `skillbox lint` process. Immutable and compared by value, as the frozen dataclass it replaces.
+    """
+
+    __slots__ = ("_build", "_value")
+
+    def __init__(self, files: dict[str, str | bytes], snippet: str, lint_path: str = "") -> None:
+        object.__setattr__(self, "_value", (files, snippet, lint_path))
+        object.__setattr__(self, "_build", None)
+
+    @classmethod
+    def later(cls, build) -> Sample:
+        """A sample whose `(files, snippet, lint_path)` `build()` returns when first needed."""
+        sample = cls.__new__(cls)
+        object.__setattr__(sample, "_value", None)
+        object.__setattr__(sample, "_build", build)
+        return sample
+
+    def _parts(self) -> tuple[dict[str, str | bytes], str, str]:
+        value = self._value
+        if value is None:
+            value = self._build()
+            object.__setattr__(self, "_value", value)
+            object.__setattr__(self, "_build", None)
+        return value
+
+    @property
+    def files(self) -> dict[str, str | bytes]:
+        return self._parts()[0]
+
+    @property
+    def snippet(self) -> str:
+        return self._parts()[1]
+
+    @property
+    def lint_path(self) -> str:
+        return self._parts()[2]
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return self._parts() == other._parts()
+        return NotImplemented
+
+    __hash__ = None  # its files are a dict, so unhashable, as the frozen dataclass was
+
+    def __repr__(self) -> str:
+        files, snippet, lint_path = self._parts()
+        return f"Sample(files={files!r}, snippet={snippet!r}, lint_path={lint_path!r})"
 
     def render(self) -> str:
         content = self.files.get("index.html")
@@ -79,6 +128,10 @@ def composition(
 def comp(
     body: str = "", *, css: str = "", js: str = "", head: str = "", assets: tuple[str, ...] = (), **kwargs
 ) -> Sample:
+    return Sample.later(lambda: _comp(body, css, js, head, assets, kwargs))
+
+
+def _comp(body: str, css: str, js: str, head: str, assets: tuple[str, ...], kwargs: dict):
     parts = []
     if head.strip():
         parts.append(head.strip())
@@ -91,11 +144,11 @@ def comp(
     document = composition(body, css=css, js=js, head=head, **kwargs)
     files: dict[str, str | bytes] = {"index.html": document}
     files.update({asset: b"\x00" for asset in assets})
-    return Sample(files, "\n".join(parts) or document)
+    return files, "\n".join(parts) or document, ""
 
 
 def raw(html: str, snippet: str | None = None) -> Sample:
-    return Sample({"index.html": html}, (snippet or html).strip())
+    return Sample.later(lambda: ({"index.html": html}, (snippet or html).strip(), ""))
 
 
 def project(files: dict[str, str | bytes], snippet: str, lint_path: str = "") -> Sample:
@@ -105,10 +158,9 @@ def project(files: dict[str, str | bytes], snippet: str, lint_path: str = "") ->
 def mp4_bytes(*handlers: str) -> bytes:
     """The container skeleton of an MP4 whose tracks have these handler kinds ("vide", "soun"): what a
     `moov/trak/mdia/hdlr` reader (lint/media_probe.py) sees. Not playable; examples only."""
-    import struct
 
     def box(kind: bytes, payload: bytes) -> bytes:
-        return struct.pack(">I4s", 8 + len(payload), kind) + payload
+        return (8 + len(payload)).to_bytes(4, "big") + kind + payload  # size, 4-byte kind, payload
 
     traks = b"".join(
         box(b"trak", box(b"mdia", box(b"hdlr", b"\0" * 8 + h.encode() + b"\0" * 12 + b"\0"))) for h in handlers

@@ -7,11 +7,8 @@ rule, and every answer carries an exact byte offset back into the HTML file.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import cache
-
-import tree_sitter
-import tree_sitter_javascript
+from skillbox.lint.grammars import js_parser, tree_sitter
+from skillbox.lint.records import dataclass, field
 
 MISSING = object()
 
@@ -32,11 +29,6 @@ ASYNC_CALLEES = {
 }
 FUNCTION_NODES = {"arrow_function", "function_expression", "function_declaration", "function", "method_definition"}
 TWEEN_METHODS = {"to", "from", "fromTo", "set"}
-
-
-@cache
-def js_parser() -> tree_sitter.Parser:
-    return tree_sitter.Parser(tree_sitter.Language(tree_sitter_javascript.language()))
 
 
 @dataclass

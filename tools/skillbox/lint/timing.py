@@ -3,13 +3,12 @@ find the tweens that animate an element."""
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-
 from skillbox.lint.css import selector_matches
 from skillbox.lint.document import Document, Element
+from skillbox.lint.patterns import lazy_compile
+from skillbox.lint.records import dataclass
 
-REFERENCE = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:([+-])\s*(\d+(?:\.\d+)?|\.\d+)\s*)?$")
+REFERENCE = lazy_compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:([+-])\s*(\d+(?:\.\d+)?|\.\d+)\s*)?$")
 
 
 def number(value: str | None) -> float | None:
@@ -120,7 +119,7 @@ def css_declarations_for(doc: Document, element: Element):
         yield "style", decl
 
 
-_LOOKUP = re.compile(r"""^document\.(getElementById|querySelector)\(\s*(["'])(.+?)\2\s*\)$""")
+_LOOKUP = lazy_compile(r"""^document\.(getElementById|querySelector)\(\s*(["'])(.+?)\2\s*\)$""")
 
 
 def selector_for_object(doc: Document, text: str) -> str | None:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import re
 
 from skillbox.lint.document import Document
+from skillbox.lint.patterns import lazy_compile
 from skillbox.lint.registry import Hit, rule
 from skillbox.lint.samples import comp
 
 G = "adapters"
-THREE_USE = re.compile(r"\bTHREE\.")
-THREE_IMPORT = re.compile(r"""\b(?:import|from)\s*[^;\n]*['"][^'"]*three[^'"]*['"]""", re.I)
-LOTTIE_USE = re.compile(r"\blottie\.(?:loadAnimation|setSpeed|play|stop|destroy)\b")
+THREE_USE = lazy_compile(r"\bTHREE\.")
+THREE_IMPORT = lazy_compile(r"""\b(?:import|from)\s*[^;\n]*['"][^'"]*three[^'"]*['"]""", re.I)
+LOTTIE_USE = lazy_compile(r"\blottie\.(?:loadAnimation|setSpeed|play|stop|destroy)\b")
 CANVAS = '<canvas id="scene" width="320" height="180"></canvas>'
 
 

@@ -5,18 +5,19 @@ from __future__ import annotations
 import re
 
 from skillbox.lint.document import Document, Element
+from skillbox.lint.patterns import lazy_compile
 from skillbox.lint.registry import Hit, rule
 from skillbox.lint.samples import comp
 
 G = "captions"
-CAPTION_NAME = re.compile(r"caption", re.I)  # not "subtitle": charts and title cards have subtitles
+CAPTION_NAME = lazy_compile(r"caption", re.I)  # not "subtitle": charts and title cards have subtitles
 TRACK = '<div id="captions" class="clip" data-start="0" data-duration="4" data-track-index="5" ' \
     'data-track-kind="captions"><span id="w1" class="caption-word">Hello</span></div>'  # fmt: skip
 TRACK_IN = 'tl.from("#captions", { opacity: 0 }, 0);'
 
 
 # Containers that stack caption groups; words inside a group may be positioned relatively.
-CAPTION_CONTAINER = re.compile(r"[.#]caption[-_]?(?:group|container|text|line)\b", re.I)
+CAPTION_CONTAINER = lazy_compile(r"[.#]caption[-_]?(?:group|container|text|line)\b", re.I)
 
 
 def _caption_selector(selector: str) -> bool:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import itertools
-import json
 import re
 
 from skillbox.lint.css import css_urls, selector_matches
 from skillbox.lint.document import Document, Element
 from skillbox.lint.linked import registers_in_linked_script
+from skillbox.lint.patterns import lazy_compile
 from skillbox.lint.registry import Edit, Hit, rule
 from skillbox.lint.samples import GSAP_CDN, SUB, comp, composition, project, raw
 from skillbox.lint.timing import (
@@ -231,7 +231,7 @@ def invalid_parent_traversal_in_asset_path(doc: Document):
                 )
 
 
-CAPTION_CUE = re.compile(
+CAPTION_CUE = lazy_compile(
     r"^(?:caption(?:[-_](?:group|word|line|block|cue|text))?|subtitle(?:[-_](?:group|line|cue|text))?|cg-.+)$"
 )
 
@@ -531,6 +531,8 @@ def invalid_variable_values_json(doc: Document):
     for element in doc.elements:
         value = element.attrs.get("data-variable-values")
         if value is not None:
+            import json  # here, not at the top: most compositions have no JSON attribute (start-up cost)
+
             try:
                 parsed = json.loads(value)
                 if not isinstance(parsed, dict):
@@ -553,6 +555,8 @@ def _declared_variables(doc: Document) -> tuple[list[tuple[Element, object]], se
         value = element.attrs.get("data-composition-variables")
         if value is None:
             continue
+        import json  # here, not at the top: most compositions have no JSON attribute (start-up cost)
+
         try:
             parsed = json.loads(value)
         except ValueError as err:
@@ -697,7 +701,7 @@ def _fix_no_timeline(doc: Document, hit: Hit) -> list[Edit]:
     return [add_attribute_edit(hit.fix, "data-no-timeline", doc.source)]
 
 
-_SPLIT_ATTR = re.compile(r"\[[\w-]+\s*=\s*(\"[^\"]*\"|'[^']*')\s+[\w-]+\s*=")
+_SPLIT_ATTR = lazy_compile(r"\[[\w-]+\s*=\s*(\"[^\"]*\"|'[^']*')\s+[\w-]+\s*=")
 
 
 @rule(
@@ -1008,7 +1012,7 @@ def timed_element_missing_track_index(doc: Document):
         yield Hit(element.start, f"timed element {element.label()} has no data-track-index", element)
 
 
-REMOTE_URL = re.compile(r"^(?:https?:)?//", re.I)
+REMOTE_URL = lazy_compile(r"^(?:https?:)?//", re.I)
 
 
 @rule(

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import re
-
 from skillbox.lint.css import font_families
 from skillbox.lint.document import Document
+from skillbox.lint.patterns import lazy_compile
 from skillbox.lint.registry import Hit, rule
 from skillbox.lint.samples import comp
 
@@ -32,9 +31,9 @@ SYSTEM_ALIASED = {
     "sf pro display", "sf pro text", "calibri", "cambria",
 }  # fmt: skip
 TITLE = '<h1 id="title">Hello</h1>'
-GOOGLE_FONTS_URL = re.compile(r"""https?://fonts\.googleapis\.com/[^"')\s]+""")
+GOOGLE_FONTS_URL = lazy_compile(r"""https?://fonts\.googleapis\.com/[^"')\s]+""")
 # `font: [style] [weight] SIZE[/LINE-HEIGHT] FAMILY, ...` — the family list follows the size.
-FONT_SHORTHAND = re.compile(r"(?:^|\s)[\d.]+(?:px|em|rem|pt|%|vw|vh|vmin|vmax|ex|ch)(?:\s*/\s*[\w.%]+)?\s+(.+)$")
+FONT_SHORTHAND = lazy_compile(r"(?:^|\s)[\d.]+(?:px|em|rem|pt|%|vw|vh|vmin|vmax|ex|ch)(?:\s*/\s*[\w.%]+)?\s+(.+)$")
 
 
 def _families(value: str) -> list[str]:

@@ -6,6 +6,7 @@ import re
 
 from skillbox.lint.css import var_names_without_fallback
 from skillbox.lint.document import Document
+from skillbox.lint.patterns import lazy_compile
 from skillbox.lint.registry import Hit, rule
 from skillbox.lint.samples import GSAP_CDN, comp, composition, raw
 from skillbox.lint.script import GsapCall
@@ -764,7 +765,7 @@ def gsap_undefined_css_variable(doc: Document):
                         yield Hit(value.offset, f"var({name}) is not declared in any stylesheet and has no fallback")
 
 
-DOM_MEASURE = re.compile(
+DOM_MEASURE = lazy_compile(
     r"getBoundingClientRect|offsetWidth|offsetHeight|offsetLeft|offsetTop|clientWidth|clientHeight|"
     r"scrollWidth|scrollHeight|getComputedStyle"
 )
@@ -807,7 +808,7 @@ def gsap_function_value_hazard(doc: Document):
                 )
 
 
-_FIRST_PARAM = re.compile(r"^\s*(?:async\s+)?(?:function\b[^(]*)?\(?\s*([A-Za-z_$][\w$]*)")
+_FIRST_PARAM = lazy_compile(r"^\s*(?:async\s+)?(?:function\b[^(]*)?\(?\s*([A-Za-z_$][\w$]*)")
 
 
 def _first_param(text: str) -> str | None:
@@ -855,8 +856,8 @@ def gsap_callback_dom_measurement(doc: Document):
                     )
 
 
-_FUNCTION_DECL = re.compile(r"\bfunction\s+([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*\{")
-_CALLED = re.compile(r"\b([A-Za-z_$][\w$]*)\s*\(")
+_FUNCTION_DECL = lazy_compile(r"\bfunction\s+([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*\{")
+_CALLED = lazy_compile(r"\b([A-Za-z_$][\w$]*)\s*\(")
 
 
 def _function_bodies(text: str) -> dict[str, str]:
@@ -902,7 +903,7 @@ def gsap_tween_not_on_timeline(doc: Document):
             yield Hit(call.offset, f"gsap.{call.method}() runs on the global (wall-clock) timeline")
 
 
-SIMPLE_SELECTOR = re.compile(r"^[#.][\w-]+$")
+SIMPLE_SELECTOR = lazy_compile(r"^[#.][\w-]+$")
 
 
 @rule(

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import PurePosixPath
 
 from skillbox.lint.document import Document, Element
+from skillbox.lint.patterns import lazy_compile
 from skillbox.lint.registry import Edit, Hit, rule
 from skillbox.lint.samples import comp
 from skillbox.lint.timing import add_attribute_edit, elements_matching, remove_attribute_edit, selector_for_object
@@ -20,7 +20,7 @@ GOOD_AUDIO = '<audio id="vo" src="assets/voice.mp3" data-start="0" data-duration
 VIDEO_EXT = {".mp4", ".webm", ".mov", ".m4v", ".mkv", ".ogv"}
 AUDIO_EXT = {".mp3", ".wav", ".m4a", ".aac", ".ogg", ".oga", ".flac", ".opus"}
 IMAGE_EXT = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".avif", ".bmp"}
-PLACEHOLDER_HOSTS = re.compile(
+PLACEHOLDER_HOSTS = lazy_compile(
     r"^(?:https?:)?//(?:[\w-]+\.)*(?:example\.(?:com|org|net)|placeholder\.com|placehold\.co|via\.placeholder\.com"
     r"|dummyimage\.com|your-?domain\.com|foo\.com|bar\.com|test\.com)(?:[:/]|$)",
     re.I,
@@ -473,6 +473,8 @@ def color_grading_invalid_json(doc: Document):
     for element in doc.elements:
         value = element.attrs.get("data-color-grading")
         if value is not None and value.strip():
+            import json  # here, not at the top: most compositions have no JSON attribute (start-up cost)
+
             try:
                 json.loads(value)
             except ValueError as err:

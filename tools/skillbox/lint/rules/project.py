@@ -10,13 +10,14 @@ import re
 from pathlib import Path
 
 from skillbox.lint.document import Document, Element
+from skillbox.lint.patterns import lazy_compile
 from skillbox.lint.registry import Hit, rule
 from skillbox.lint.samples import HOST, SUB, comp, composition, mp4_bytes, project
 from skillbox.lint.timing import number, resolve_starts
 
 G = "project"
 # Remote, data, fragment and template-placeholder URLs (`{{src}}`, `${src}`, `__VIDEO_SRC__`) are not files.
-REMOTE = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//|#|\{|\$|__[A-Z0-9_]+__$)", re.I)
+REMOTE = lazy_compile(r"^(?:[a-z][a-z0-9+.-]*:|//|#|\{|\$|__[A-Z0-9_]+__$)", re.I)
 LOGO = '<img id="logo" src="assets/logo.png" alt="">'
 AUDIO_EXT = {".mp3", ".wav", ".m4a", ".aac", ".ogg", ".oga", ".flac", ".opus"}
 

@@ -1,0 +1,101 @@
+"""A per-project `skillbox lint` process loads only what linting needs: start-up is most of its cost (issue 12,
+point 7; bench/lint_vs_hyperframes.py measures it against the peer)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from skillbox.lint.samples import composition
+
+TOOLS = Path(__file__).resolve().parents[2] / "tools"
+# Modules a plain `skillbox lint DIR` used to import for nothing it needs: click (the CLI framework), dataclasses
+# and typing (and inspect, ast, dis behind them), tomllib for an unrelated pyproject.toml, importlib.resources /
+# tempfile / shutil behind the grammar packages' __init__ files, and those __init__ files themselves.
+NOT_ON_THE_HOT_PATH = {
+    "click",
+    "dataclasses",
+    "typing",
+    "inspect",
+    "tomllib",
+    "importlib.resources",
+    "tempfile",
+    "shutil",
+    "tree_sitter",
+    "tree_sitter_html",
+    "tree_sitter_javascript",
+    "html",  # its entity table, for text without a `&`
+    "struct",
+}
+TEXT_FORMAT_ONLY = {"json"}  # the json/sarif formats need it, the text format does not
+PROBE = """import atexit, sys
+atexit.register(lambda: sys.stderr.write("\\nMODULES " + " ".join(sorted(sys.modules))))
+from skillbox.cli import main
+main(["lint", *sys.argv[1:]])
+"""
+
+
+def lint_process(args, cwd):
+    env = dict(os.environ, PYTHONPATH=str(TOOLS))
+    env.pop("SKILLBOX_DEBUG", None)
+    proc = subprocess.run([sys.executable, "-P", "-c", PROBE, *args], cwd=cwd, env=env, capture_output=True, text=True)
+    modules = set(proc.stderr.rpartition("\nMODULES ")[2].split())
+    return proc, modules
+
+
+def project(folder: Path) -> Path:
+    folder.mkdir(parents=True)
+    (folder / "index.html").write_text(composition('<h1 id="t">Hi</h1>', js='tl.from("#t", { opacity: 0 }, 0);'))
+    return folder
+
+
+def test_a_project_lint_loads_no_framework_and_no_unused_module(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "app"\n[tool.ruff]\nline-length = 99\n')
+    proc, modules = lint_process([str(project(tmp_path / "p")), "--json"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["errorCount"] == 0
+    assert "tree_sitter._binding" in modules and "skillbox.lint.engine" in modules  # the probe saw the lint
+    assert modules & NOT_ON_THE_HOT_PATH == set()
+
+
+def test_our_table_in_pyproject_is_still_read_in_every_toml_spelling(tmp_path):
+    spellings = [
+        '[tool.skillbox.lint]\nignore = ["gsap"]\n',
+        '[tool]\nskillbox.lint.ignore = ["gsap"]\n',
+        'tool.skillbox.lint.ignore = ["gsap"]\n',
+        'tool = { skillbox = { lint = { ignore = ["gsap"] } } }\n',
+        '[ "tool" . "skill\\u0062ox" . lint ]\nignore = ["gsap"]\n',
+    ]
+    root = project(tmp_path / "p")
+    (root / "index.html").write_text(composition('<h1 id="t">Hi</h1>', js='gsap.to("#t", { x: 10 });'))
+    proc, _ = lint_process([str(root), "--json"], tmp_path)
+    assert any(f["code"].startswith("gsap_") for f in json.loads(proc.stdout)["findings"])
+    for text in spellings:
+        (tmp_path / "pyproject.toml").write_text(text)
+        proc, modules = lint_process([str(root), "--json"], tmp_path)
+        codes = [f["code"] for f in json.loads(proc.stdout)["findings"]]
+        assert "tomllib" in modules and not any(c.startswith("gsap_") for c in codes), (text, codes)
+
+
+def test_grammars_loaded_lean_are_the_classes_of_a_plain_import():
+    code = (
+        "from skillbox.lint.document import parse_document\n"
+        "doc = parse_document(b'<p>x</p>', 'x.html')\n"
+        "import tree_sitter\n"
+        "from skillbox.lint.grammars import html_parser\n"
+        "tree = html_parser().parse(b'<p>x</p>')\n"
+        "assert isinstance(tree, tree_sitter.Tree) and isinstance(tree.root_node, tree_sitter.Node)\n"
+        "assert type(html_parser()) is tree_sitter.Parser\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(TOOLS))
+    proc = subprocess.run([sys.executable, "-P", "-c", code], env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_the_text_format_does_without_json(tmp_path):
+    proc, modules = lint_process([str(project(tmp_path / "p"))], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "skillbox.lint.formats" in modules and modules & (NOT_ON_THE_HOT_PATH | TEXT_FORMAT_ONLY) == set()

@@ -1,0 +1,54 @@
+"""tree-sitter and the HTML / JavaScript grammars, loaded for a short-lived `skillbox lint` process.
+
+The packages' own `__init__.py` files cost a per-project lint more than the parsers do: `tree_sitter` imports
+`typing` (for one Protocol class) and each grammar package imports `importlib.resources` (for query files we never
+read), which pulls in `tempfile`, `shutil`, compression modules and `random`. All we need are the compiled
+`_binding` extension modules, so we load exactly those, registered under their usual names: a later
+`import tree_sitter` anywhere in the process (the graph code) finds the same binding in `sys.modules` and gets the
+same `Parser`, `Node` and `Language` classes. If the packages are laid out differently from what we expect, we
+fall back to a plain import.
+"""
+
+from __future__ import annotations
+
+import sys
+from functools import cache
+
+
+def _binding(package: str):
+    """`package._binding` without executing `package/__init__.py`."""
+    name = f"{package}._binding"
+    loaded = sys.modules.get(name)
+    if loaded is not None:
+        return loaded
+    from importlib.machinery import ExtensionFileLoader, PathFinder
+
+    spec = PathFinder.find_spec(package)
+    sub = PathFinder.find_spec(name, spec.submodule_search_locations) if spec is not None else None
+    if sub is None or not isinstance(sub.loader, ExtensionFileLoader):
+        import importlib
+
+        return importlib.import_module(name)
+    module = sub.loader.create_module(sub)
+    sys.modules[name] = module
+    try:
+        sub.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
+
+
+tree_sitter = _binding("tree_sitter")  # Parser, Language, Node, Tree: the classes `import tree_sitter` re-exports
+
+
+@cache
+def html_parser():
+    """The tree-sitter-html parser (one per process)."""
+    return tree_sitter.Parser(tree_sitter.Language(_binding("tree_sitter_html").language()))
+
+
+@cache
+def js_parser():
+    """The tree-sitter-javascript parser (one per process; loaded on the first inline script)."""
+    return tree_sitter.Parser(tree_sitter.Language(_binding("tree_sitter_javascript").language()))

@@ -1,0 +1,158 @@
+"""`@dataclass` and `field` for the lint's own value classes, without importing `dataclasses`.
+
+`skillbox lint DIR` is a short process, started once per project (by a user or an agent after every edit), so its
+start-up is most of its cost. `dataclasses` imports `inspect` (and with it `ast`, `dis`, `tokenize`) and builds
+three or four methods per class through `exec`; for the 26 value classes the lint defines at import that was
+about a sixth of a per-project run. This module covers exactly the subset the lint uses, with the semantics of
+`dataclasses` for it: fields in declaration order with defaults or `field(default_factory=...)`, `eq=False`,
+`frozen=True`, `field(compare=False, repr=False)`. `__init__` is generated (one `exec` per class, as fast per
+instance as the dataclass one); `__eq__`, `__hash__` and `__repr__` compare, hash and print the tuple of field
+values the way the dataclass methods do. Anything outside that subset (inheritance from another record,
+`ClassVar`, a class defining its own `__eq__`...) raises at import, so it cannot silently behave differently.
+tests/lint/test_records.py checks these classes against `dataclasses` itself.
+"""
+
+from __future__ import annotations
+
+_MISSING = object()
+_HAS_FACTORY = object()
+_repr_running: set[int] = set()
+
+
+class FrozenInstanceError(AttributeError):
+    """Assigning to a field of a `frozen=True` record (as `dataclasses.FrozenInstanceError`)."""
+
+
+class _Field:
+    __slots__ = ("compare", "default", "default_factory", "repr")
+
+    def __init__(self, default, default_factory, compare: bool, repr: bool) -> None:
+        self.default = default
+        self.default_factory = default_factory
+        self.compare = compare
+        self.repr = repr
+
+
+def field(*, default=_MISSING, default_factory=_MISSING, compare: bool = True, repr: bool = True):
+    """A field with a default factory or without a place in `==` / `repr` (as `dataclasses.field`)."""
+    if default is not _MISSING and default_factory is not _MISSING:
+        raise ValueError("cannot specify both default and default_factory")
+    return _Field(default, default_factory, compare, repr)
+
+
+def dataclass(cls=None, /, *, eq: bool = True, frozen: bool = False):
+    """`@dataclass`, `@dataclass(eq=False)` or `@dataclass(frozen=True)`."""
+    if cls is None:
+        return lambda c: _process(c, eq, frozen)
+    return _process(cls, eq, frozen)
+
+
+def _process(cls: type, eq: bool, frozen: bool) -> type:
+    own = cls.__dict__
+    for name in ("__eq__", "__hash__", "__repr__", "__init__", "__setattr__", "__post_init__"):
+        if name in own and not (name == "__hash__" and own[name] is None):
+            raise TypeError(f"{cls.__name__}: records do not support a custom {name}")
+    if any(hasattr(base, "__record_fields__") for base in cls.__mro__[1:]):
+        raise TypeError(f"{cls.__name__}: records do not support inheritance")
+    annotations = own.get("__annotations__", {})
+    names: list[str] = []
+    compared: list[str] = []
+    shown: list[str] = []
+    params: list[str] = []
+    body: list[str] = []
+    namespace: dict = {"_HAS_FACTORY": _HAS_FACTORY, "_setattr": object.__setattr__}
+    for name, annotation in annotations.items():
+        if "ClassVar" in str(annotation) or "InitVar" in str(annotation):
+            raise TypeError(f"{cls.__name__}.{name}: records do not support ClassVar/InitVar")
+        value = own.get(name, _MISSING)
+        spec = value if isinstance(value, _Field) else _Field(value, _MISSING, True, True)
+        names.append(name)
+        if spec.compare:
+            compared.append(name)
+        if spec.repr:
+            shown.append(name)
+        if spec.default_factory is not _MISSING:
+            namespace[f"_factory_{name}"] = spec.default_factory
+            params.append(f"{name}=_HAS_FACTORY")
+            assigned = f"_factory_{name}() if {name} is _HAS_FACTORY else {name}"
+            if name in own:
+                delattr(cls, name)
+        elif spec.default is not _MISSING:
+            namespace[f"_default_{name}"] = spec.default
+            params.append(f"{name}=_default_{name}")
+            assigned = name
+            setattr(cls, name, spec.default)
+        else:
+            if params and "=" in params[-1]:
+                raise TypeError(f"{cls.__name__}: non-default argument {name!r} follows default argument")
+            params.append(name)
+            assigned = name
+        body.append(f"_setattr(self, {name!r}, {assigned})" if frozen else f"self.{name} = {assigned}")
+    source = f"def __init__(self, {', '.join(params)}):\n    " + ("\n    ".join(body) or "pass") + "\n"
+    exec(source, namespace)
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = init
+    cls.__record_fields__ = tuple(names)
+    cls.__match_args__ = tuple(names)
+    cls.__repr__ = _repr_method(tuple(shown))
+    if eq:
+        cls.__eq__ = _eq_method(tuple(compared))
+        cls.__hash__ = _hash_method(tuple(compared)) if frozen else None
+    if frozen:
+        cls.__setattr__ = _frozen_setattr(cls, frozenset(names))
+        cls.__delattr__ = _frozen_delattr(cls, frozenset(names))
+    return cls
+
+
+def _values(obj, names: tuple[str, ...]) -> tuple:
+    return tuple(getattr(obj, name) for name in names)
+
+
+def _eq_method(names: tuple[str, ...]):
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return _values(self, names) == _values(other, names)
+        return NotImplemented
+
+    return __eq__
+
+
+def _hash_method(names: tuple[str, ...]):
+    def __hash__(self):
+        return hash(_values(self, names))
+
+    return __hash__
+
+
+def _repr_method(names: tuple[str, ...]):
+    def __repr__(self):
+        key = id(self)
+        if key in _repr_running:  # a parent <-> children cycle prints as `...`, as dataclasses' repr does
+            return "..."
+        _repr_running.add(key)
+        try:
+            fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in names)
+        finally:
+            _repr_running.discard(key)
+        return f"{self.__class__.__qualname__}({fields})"
+
+    return __repr__
+
+
+def _frozen_setattr(cls: type, names: frozenset[str]):
+    def __setattr__(self, name, value):
+        if type(self) is cls or name in names:
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        object.__setattr__(self, name, value)
+
+    return __setattr__
+
+
+def _frozen_delattr(cls: type, names: frozenset[str]):
+    def __delattr__(self, name):
+        if type(self) is cls or name in names:
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
+        object.__delattr__(self, name)
+
+    return __delattr__
