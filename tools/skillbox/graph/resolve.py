@@ -26,6 +26,7 @@ from collections import defaultdict
 
 from skillbox.graph.extract import LITERAL
 from skillbox.graph.languages import by_name
+from skillbox.graph.languages.js_project import PROJECT_LANG
 from skillbox.graph.records import FileRecord
 
 EXTRACTED, INFERRED, AMBIGUOUS = "EXTRACTED", "INFERRED", "AMBIGUOUS"
@@ -66,6 +67,10 @@ class Resolver:
     """
 
     def __init__(self, records: dict[str, FileRecord], reuse: frozenset[str] = frozenset()):
+        # package.json / tsconfig.json records make no nodes: the JS/TS import hook reads them from here.
+        self.project_files = {p: rec for p, rec in records.items() if rec.lang == PROJECT_LANG}
+        if self.project_files:
+            records = {p: rec for p, rec in records.items() if rec.lang != PROJECT_LANG}
         self.records = records
         self.files = frozenset(records)
         self.specs = by_name()
@@ -295,7 +300,7 @@ class Resolver:
             if (target_id, line) not in seen and target_id != path:
                 seen.add((target_id, line))
                 if confidence == EXTRACTED:
-                    score, reason = 1.0, ""
+                    score = 1.0  # a reason here says which tsconfig.json / package.json resolved it
                 else:
                     score, reason = 0.7, reason or "the only file named after the type"
                 self.file_edges[path].append((path, target_id, "imports", line, confidence, "", path, score, reason))

@@ -12,6 +12,7 @@ import re
 from skillbox.graph.cache import content_key, language_epoch, seal
 from skillbox.graph.extract import extract_source
 from skillbox.graph.languages import by_name
+from skillbox.graph.languages.js_project import PROJECT_LANG
 from skillbox.graph.records import finish_plain, to_plain
 from skillbox.graph.source_text import UNDECODABLE, as_utf8
 
@@ -49,6 +50,10 @@ def extract_bytes(data: bytes, lang: str):
         from skillbox.graph.docs import extract_markdown
 
         record = to_plain(extract_markdown(data))
+    elif lang == PROJECT_LANG:  # package.json, tsconfig.json: a few fields, no tree-sitter
+        from skillbox.graph.languages.js_project import extract_project
+
+        return extract_project(data)
     elif lang == "rst":
         from skillbox.graph.docs import extract_rst
 
