@@ -3,7 +3,7 @@
 The order is the TypeScript checker's: the importer's tsconfig `paths` (nearest tsconfig.json or jsconfig.json
 above it, `extends` followed), then its `baseUrl`, then packages: a `#name` through the nearest package.json's
 `imports`, a package name through the package.json of the repository that declares it (`exports` with
-conditions and `*` patterns, else `types`/`module`/`main`, or the subpath as a path). Where several targets are
+the checker's conditions and `*` patterns, else `types`/`main`, or the subpath as a path). Where several targets are
 listed (conditions, fallbacks), the first one that is a file of the repository wins, and source beats a `.d.ts`:
 the graph wants the code, and both are the module the checker would use.
 
@@ -26,6 +26,9 @@ EXTRACTED, INFERRED = "EXTRACTED", "INFERRED"
 CONFIG_NAMES = ("tsconfig.json", "jsconfig.json")
 BUILD_OUTPUT = frozenset({"dist", "build", "lib", "out", "esm", "cjs", "types"})
 DECLARATION = (".d.ts", ".d.mts", ".d.cts")
+# The conditions the TypeScript checker matches for an ES import (bundler resolution); `browser`, `worker`,
+# `node` ... choose among builds the checker does not see, and `require` is CommonJS's.
+CONDITIONS = frozenset({"types", "import", "default"})
 
 
 def _join(directory: str, target: str) -> str | None:
@@ -72,13 +75,14 @@ def _star_match(patterns, key: str) -> tuple[str, str] | None:
 
 
 def _targets(value, star: str, folder: bool = False) -> list[str]:
-    """Every target a package.json `exports`/`imports` value lists, conditions in their written order."""
+    """Every target a package.json `exports`/`imports` value lists for the checker's conditions, in their written
+    order."""
     if isinstance(value, str):
         return [value + star if folder else value.replace("*", star)]
     if isinstance(value, list):
         return [t for item in value for t in _targets(item, star, folder)]
     if isinstance(value, dict):
-        return [t for item in value.values() for t in _targets(item, star, folder)]
+        return [t for cond, item in value.items() if cond in CONDITIONS for t in _targets(item, star, folder)]
     return []
 
 
@@ -251,7 +255,7 @@ class ProjectModules:
             entry = f"{manifest} (subpath {sub})"
             found = self._first(folder, [sub])
         else:
-            targets = [fields[k] for k in ("types", "typings", "module", "main") if isinstance(fields.get(k), str)]
+            targets = [fields[k] for k in ("types", "typings", "main") if isinstance(fields.get(k), str)]
             entry = f"{manifest} main"
             found = self._first(folder, [*targets, "index"])
             if found is None:
