@@ -19,6 +19,8 @@ from skillbox.graph import ts
 from skillbox.graph.languages import LanguageSpec
 
 CLASS_LIKE = frozenset({"class", "interface", "type", "impl"})
+# `@definition.scope` without a `@name`: a callback body (JS/TS), a scope of the record but no node of the graph.
+SCOPE_KEY = "definition.scope"
 NOTE_RE = re.compile(r"^\W*(NOTE|WHY|HACK)\b\s*(?:\([^)]*\))?\s*[:\-]?\s*(.*)", re.S)
 # Matches (on the raw bytes) every comment NOTE_RE matches and few others: most comments are never decoded.
 NOTE_PROBE = re.compile(rb"\W*(?:NOTE|WHY|HACK)\b")
@@ -154,6 +156,12 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
         elif kind == "d":  # definition.<kind>
             name_nodes = caps.get("name")
             if not name_nodes:
+                if key == SCOPE_KEY:  # a callback body: a scope without a name (see `_assemble`)
+                    outer = caps[key][0]
+                    raw_defs.append(
+                        (outer.start_byte, outer.end_byte, "scope", "", outer.start_point[0] + 1,
+                         outer.end_point[0] + 1, None, None)
+                    )  # fmt: skip
                 continue
             outer = caps[key][0]
             start = outer.start_byte
@@ -212,13 +220,8 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
     )
 
 
-def _assemble(data: bytes, raw_defs: list, raw_refs: list, raw_imports: list, raw_notes: list, comments: dict):
-    """The query's raw matches as the record's parts: definitions with parents, qualified names and docs;
-    references, imports and notes each in the innermost definition around them. (defs, refs, imports, the
-    file's own notes)."""
-    raw_defs.sort(key=lambda d: (d[0], -d[1]))
-
-    # One sweep: parents of definitions.
+def _parents(raw_defs: list) -> list[int]:
+    """The index of each sorted raw definition's innermost enclosing one (-1: the file), in one sweep."""
     parents: list[int] = []
     stack: list[int] = []
     for index, d in enumerate(raw_defs):
@@ -226,6 +229,25 @@ def _assemble(data: bytes, raw_defs: list, raw_refs: list, raw_imports: list, ra
             stack.pop()
         parents.append(stack[-1] if stack else -1)
         stack.append(index)
+    return parents
+
+
+def _assemble(data: bytes, raw_defs: list, raw_refs: list, raw_imports: list, raw_notes: list, comments: dict):
+    """The query's raw matches as the record's parts: definitions with parents, qualified names and docs;
+    references, imports and notes each in the innermost definition around them. (defs, refs, imports, the
+    file's own notes)."""
+    raw_defs.sort(key=lambda d: (d[0], -d[1]))
+    parents = _parents(raw_defs)
+    if any(d[2] == "scope" for d in raw_defs):
+        # A callback is a scope only when it holds a definition (the `const f` of one test callback is not the
+        # `const f` of the next); every other one is left out, so the record stays what it was.
+        needed = [d[2] != "scope" for d in raw_defs]
+        for index in range(len(raw_defs) - 1, -1, -1):
+            if needed[index] and parents[index] >= 0:
+                needed[parents[index]] = True
+        if not all(needed):
+            raw_defs = [d for d, keep in zip(raw_defs, needed, strict=True) if keep]
+            parents = _parents(raw_defs)
 
     # Scopes of everything else: the innermost definition around each position. One int object per scope, as
     # the single sweep this replaced had (the interface digest marshals these records, and marshal notices).
@@ -260,14 +282,16 @@ def _assemble(data: bytes, raw_defs: list, raw_refs: list, raw_imports: list, ra
             parent = top_level.get(owner, -1)
             qualname = f"{owner}.{name}"
             kind = "method"
+        elif kind == "scope":  # named as what it is in: its definitions are named as if it were not there
+            qualname = qualnames[parent] if parent >= 0 else ""
         elif parent >= 0:
-            qualname = f"{qualnames[parent]}.{name}"
+            qualname = f"{qualnames[parent]}.{name}" if qualnames[parent] else name
             if kind == "function" and defs[parent][0] in CLASS_LIKE:
                 kind = "method"
         else:
             qualname = name
         qualnames.append(qualname)
-        if doc is None and comments:
+        if doc is None and comments and kind != "scope":
             doc = comment_doc(data, comments, line)
         defs.append((kind, qualname, name, line, end_line, parent, doc, tuple(notes_by_def.get(index, ()))))
 

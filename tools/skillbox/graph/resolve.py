@@ -153,14 +153,19 @@ class Resolver:
         spec = self.specs.get(rec.lang)
         group = spec.group if spec else rec.lang
         ids: list[str] = [f"{path}::{d.qualname}" for d in rec.defs]
+        if spec is not None and spec.callback_scopes:
+            self._keep_apart(path, rec, ids)
         children: dict[int, dict[str, int]] = defaultdict(dict)
         by_id: dict[str, list[int]] = {}
         for index, node_id in enumerate(ids):
-            by_id.setdefault(node_id, []).append(index)
+            if rec.defs[index].kind != "scope":
+                by_id.setdefault(node_id, []).append(index)
         # Type definitions before `impl`/extension blocks of the same name: the type is the node.
         order = sorted(range(len(rec.defs)), key=lambda i: rec.defs[i].kind == "impl")
         for index in order:
             d = rec.defs[index]
+            if d.kind == "scope":
+                continue  # a callback body: a scope of names, no node
             node_id = ids[index]
             siblings = children[d.parent]
             if d.kind == "objmethod":
@@ -191,10 +196,29 @@ class Resolver:
         self.ids[path] = ids
         self.children[path] = children
         for d_index, d in enumerate(rec.defs):
-            if d.parent >= 0:
+            if d.parent >= 0 and d.kind != "scope":
                 self.qualnames[d.qualname].append((path, d_index))
         if rec.headings:
             self._add_headings(path, rec)
+
+    @staticmethod
+    def _keep_apart(path: str, rec: FileRecord, ids: list[str]) -> None:
+        """Callback scopes (`scope` records) make no node: their id is the enclosing node's, so what they hold
+        hangs off it. A function named like one in another scope (`const encode = ...` in two test callbacks)
+        becomes a node of its own, `path::name@line`; a redefinition in the same scope stays one node."""
+        first: dict[str, int] = {}
+        defs = rec.defs
+        for index, d in enumerate(defs):
+            if d.kind == "scope":
+                ids[index] = ids[d.parent] if d.parent >= 0 else path
+                continue
+            if d.kind != "function":
+                continue
+            known = first.get(ids[index])
+            if known is None:
+                first[ids[index]] = index
+            elif defs[known].parent != d.parent and d.line != defs[known].line:
+                ids[index] = f"{ids[index]}@{d.line}"
 
     def _add_headings(self, path: str, rec: FileRecord) -> None:
         ids = []
