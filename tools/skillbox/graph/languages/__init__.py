@@ -60,9 +60,9 @@ class LanguageSpec:
     namespaces: bool = False
     # Method names that construct an instance of their receiver class (Ruby `Foo.new`).
     constructors: tuple[str, ...] = ()
-    # The query captures callback bodies as `@definition.scope` (JS/TS): scopes of names without nodes, so
-    # `const f = ...` of one test callback is not the next one's; same-named functions of different scopes
-    # are nodes of their own (`path::f@line`).
+    # A callback (a call's function argument) around a definition is a scope of the record without a node
+    # (JS/TS; `extract._callback_scope`), so `const f = ...` of one test callback is not the next one's;
+    # same-named functions of different scopes are nodes of their own (`path::f@line`).
     callback_scopes: bool = False
 
     def grammar(self):

@@ -10,8 +10,6 @@
 (variable_declarator
   name: (identifier) @name
   value: [(arrow_function) (function_expression)]) @definition.function
-; A callback's body is a scope of its own (no node): `const f` in one test callback is not the next one's.
-(arguments [(arrow_function body: (statement_block)) (function_expression)] @definition.scope)
 
 (call_expression function: (identifier) @name) @reference.call
 (call_expression
