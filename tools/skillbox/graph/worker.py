@@ -66,6 +66,17 @@ def extract_bytes(data: bytes, lang: str):
     return finish_plain(record, replaced), None
 
 
+def warm(languages) -> None:
+    """Parsers and compiled queries of `languages`, made before the pool forks: every worker inherits them
+    instead of building its own (~20-50 ms per language and worker)."""
+    from skillbox.graph.extract import _engine
+
+    specs = by_name()
+    for lang in sorted(languages):
+        if lang in specs:
+            _engine(specs[lang])
+
+
 def read_bytes(path: str) -> bytes:
     """The whole file, as `open().read()` gives it without building a buffered file object (~15% cheaper)."""
     fd = os.open(path, READ_FLAGS)

@@ -117,10 +117,17 @@ class ProjectModules:
         self.workspaces = workspaces
         self._options: dict[str, tuple] = {}
         self._memo: dict[tuple, tuple | None] = {}
+        self._near: dict[tuple, str | None] = {}
 
     # -- tsconfig -------------------------------------------------------------------------------------------------
     def _nearest(self, path: str, names: tuple[str, ...]) -> str | None:
         directory = posixpath.dirname(path)
+        key = (directory, names)
+        if key not in self._near:
+            self._near[key] = self._nearest_uncached(directory, names)
+        return self._near[key]
+
+    def _nearest_uncached(self, directory: str, names: tuple[str, ...]) -> str | None:
         while True:
             for name in names:
                 candidate = f"{directory}/{name}" if directory else name
