@@ -3,7 +3,8 @@
 Confidence is honest (measured against jedi, the TypeScript checker and PyCG by `bench/graph_oracles.py`):
 - EXTRACTED (1.0): the code determines the target: a definition in scope, an explicit import (followed through
   re-exports and export aliases), `self.method` defined on the enclosing class, a module attribute, a relative
-  path, a receiver whose type the code states (`x = C()`, `x: C`, a typed parameter, a C# `using`).
+  path, a receiver whose type the code states (`x = C()`, `x: C`, a typed parameter, a C# `using`), a JS/TS
+  module the repository's tsconfig.json or package.json maps (`languages/js_modules.py`, reason kept).
 - INFERRED (score < 1): a named, reasoned guess, and the edge keeps its reason (`reason` in graph.json): an
   inherited method, what a function returns, what an attribute was set to, the last of several assignments, a
   callable held in a dict, a definition in a sibling file or an included file.

@@ -2,7 +2,8 @@
 
 Queries find the statements; this hook says what they bind (`import {a as b}`, `import * as ns`, default
 imports, `export {x} from`, `export * from`) and maps relative specifiers to files the way bundlers do
-(extension probing, `index.*`, TypeScript's `.js`-suffixed imports of `.ts` files).
+(extension probing, `index.*`, TypeScript's `.js`-suffixed imports of `.ts` files); bare specifiers go through the
+repository's tsconfig.json and package.json files first (`js_modules.py`).
 """
 
 from __future__ import annotations
