@@ -406,11 +406,13 @@ class Resolver:
         key = "dirs-by-name"
         if key not in self._memo:
             by_name: dict[str, list[str]] = defaultdict(list)
-            for directory in sorted({posixpath.dirname(p) for p in self.records}):
-                while directory:
+            seen: set[str] = set()
+            for directory in {posixpath.dirname(p) for p in self.records}:
+                while directory and directory not in seen:  # each folder once, however many files below it
+                    seen.add(directory)
                     by_name[posixpath.basename(directory)].append(directory)
                     directory = posixpath.dirname(directory)
-            self._memo[key] = {k: sorted(set(v)) for k, v in by_name.items()}
+            self._memo[key] = {k: sorted(v) for k, v in by_name.items()}
         return self._memo[key].get(name, [])
 
     def dirs_with(self, lang: str) -> list[str]:
