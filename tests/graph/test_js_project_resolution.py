@@ -150,3 +150,34 @@ def test_invalid_json_config_is_skipped_and_reported(project):
     summary = build_graph(root, jobs=1).summary
     assert summary["skipped"]["invalid_json"] == 1
     assert summary["skipped_files"]["invalid_json"] == ["packages/broken/package.json"]
+
+
+def test_odd_configs_never_break_the_build(project):
+    root = project(
+        {
+            "package.json": json.dumps({"name": "root", "workspaces": {"packages": ["libs/*"]}}),
+            "pnpm-workspace.yaml": "onlyBuiltDependencies:\n  - esbuild\n",
+            # a BOM, an extends cycle, an extends to a package that is not in the repository, odd `paths` values
+            "tsconfig.json": '\ufeff{ "extends": ["./tsconfig.b.json", "@tsconfig/node20/tsconfig.json"],\n'
+            ' "compilerOptions": { "paths": { "@x/*": "not-a-list", "@y/*": [42, "libs/y/*"] } } }',
+            "tsconfig.b.json": '{ "extends": "./tsconfig.json" }',
+            "libs/a/package.json": json.dumps({"name": "a", "exports": None, "main": 7}),
+            "libs/b/package.json": json.dumps({"name": "b", "exports": ["./nope.js", {"import": "./index.js"}]}),
+            "libs/b/index.js": "export function bee() { return 1; }\n",
+            "libs/y/thing.ts": "export function thing() { return 1; }\n",
+            "libs/dup1/package.json": json.dumps({"name": "dup"}),
+            "libs/dup2/package.json": json.dumps({"name": "dup"}),
+            "libs/dup1/index.js": "export function d() { return 1; }\n",
+            "main.ts": (
+                "import { x } from '@x/x';\nimport { thing } from '@y/thing';\nimport a from 'a';\n"
+                "import { bee } from 'b';\nimport { d } from 'dup';\nexport function m() { thing(); bee(); }\n"
+            ),
+        }
+    )
+    result = build_graph(root, jobs=1)
+    imports = imports_of(read_graph(result.out_dir), "main.ts")
+    assert imports["libs/y/thing.ts"]["reason"] == "tsconfig.json paths '@y/*'"
+    assert imports["libs/b/index.js"]["confidence"] == "EXTRACTED"  # an array of targets: the first that exists
+    assert "external:typescript:dup" in imports  # two packages of one name: not ours to pick
+    assert "external:typescript:a" in imports and "external:typescript:@x/x" in imports
+    assert "invalid_json" not in result.summary["skipped"]

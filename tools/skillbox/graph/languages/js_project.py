@@ -53,8 +53,10 @@ def _workspace_yaml(text: str):
         data = yaml.safe_load(text)
     except yaml.YAMLError:
         return None
-    packages = data.get("packages") if isinstance(data, dict) else None
-    return {"workspaces": packages} if isinstance(packages, list) else None
+    if not isinstance(data, dict):
+        return None
+    packages = data.get("packages")
+    return {"workspaces": packages} if isinstance(packages, list) else {}
 
 
 def project_fields(data: bytes) -> dict | None:
