@@ -50,3 +50,29 @@ def test_same_named_helpers_in_callbacks_are_separate_nodes_bound_by_scope(proje
         assert not [e for e in g.edges("calls") if e["line"] == 21 and e["source"].startswith(path)]
         # The callbacks themselves make no nodes.
         assert {n for n in g.nodes if n.startswith(f"{path}::")} == {first, second, f"{path}::helper"}
+
+
+def test_callback_parameter_typed_by_the_callee_gives_the_receiver_type(project):
+    root = project(
+        {
+            "stream.ts": (
+                "export class StreamingApi {\n  onAbort(fn: () => void) {}\n}\n"
+                "export function stream(c: unknown, cb: (s: StreamingApi) => Promise<void>) {\n"
+                "  return cb(new StreamingApi())\n}\n"
+                "export function twice(a: (s: StreamingApi) => void, b: (e: Error) => void) {}\n"
+            ),
+            "use.ts": (
+                "import { stream, twice } from './stream'\n"
+                "export function handler(c: unknown) {\n"
+                "  stream(c, async (s) => { s.onAbort(() => {}) })\n"
+                "  twice((x) => x.onAbort(() => {}), (e) => {})\n"
+                "}\n"
+            ),
+        }
+    )
+    g = read_graph(build_graph(root, jobs=1).out_dir)
+    edges = {e["line"]: e for e in g.edges("calls", source="use.ts::handler", target="stream.ts::StreamingApi.onAbort")}
+    assert edges[3]["confidence"] == "INFERRED"
+    assert edges[3]["reason"] == "the callback parameter of stream is typed StreamingApi"
+    # Two callback parameters of different types: which one `x` is stays unknown (at most a name-only candidate).
+    assert 4 not in edges or edges[4]["confidence"] == "AMBIGUOUS"

@@ -49,7 +49,7 @@ ITEM_RELATIONS = frozenset({"item0", "item1", "item2", "item3"})  # list/tuple e
 FLOW_RELATIONS = (
     frozenset(
         {"assign", "alias", "withassign", "attr", "attralias", "returns", "returncall", "holds", "exportas"}
-        | {"exportdefault"}
+        | {"exportdefault", "cbarg", "cbparam"}
     )
     | ITEM_RELATIONS
 )
@@ -773,16 +773,19 @@ class Resolver:
         attrs: dict[tuple[int, str], tuple | None] = {}
         holds: dict[tuple[int, str], list[tuple]] = defaultdict(list)
         exports: dict[str, str] = {}  # exported name -> the local name it stands for
+        callbacks: dict[int, list[str]] = defaultdict(list)  # function -> its callback parameters' first types
         rec = self.records[path]
         for ref in rec.refs:
             kind = ref[0]
             if kind not in FLOW_RELATIONS:
                 continue
             name, expr, scope, line = ref[1], ref[2], ref[3], ref[4]
-            if kind in ("assign", "alias", "withassign"):
+            if kind in ("assign", "alias", "withassign", "cbarg"):
                 value = ("call" if kind != "alias" else "name", expr, scope, line)
                 if kind == "withassign":
                     value = ("with", expr, scope, line)
+                elif kind == "cbarg":  # the first parameter of a callback passed to `expr`
+                    value = ("cbarg", expr, scope, line)
                 key = (scope, name)
                 assigned[key].append(value)
                 if key in values and (values[key] is None or values[key][:2] != value[:2]):
@@ -790,6 +793,8 @@ class Resolver:
                     conflicted.add(name)
                 else:
                     values[key] = value
+            elif kind == "cbparam":  # a parameter of function `scope` is a callback whose first parameter is `name`
+                callbacks[scope].append(name)
             elif kind in ("returns", "returncall"):
                 if scope >= 0:
                     returns[scope].append(("name" if kind == "returns" else "call", name, scope, line))
@@ -821,6 +826,7 @@ class Resolver:
             "returns": returns,
             "attrs": attrs,
             "holds": holds,
+            "callbacks": callbacks,
         }
         return flow
 
@@ -833,10 +839,31 @@ class Resolver:
         found = self._expression(path, rec, spec, scope, expr, depth + 1)
         if found is None or how == "name":
             return found
+        if how == "cbarg":
+            return self._callback_parameter(found, expr, depth)
         result = self._result_of(found, depth)
         if how == "with" and result is not None:
             return result[0], _joined(result[1], f"`with {expr}(...) as` taken as the instance __enter__ returns")
         return result
+
+    def _callback_parameter(self, found: tuple, callee: str, depth: int) -> tuple | None:
+        """`stream(c, async (s) => s.onAbort())` with `stream(c: Context, cb: (stream: StreamingApi) => ...)`:
+        `s` is an instance of the type the callee's one callback parameter declares for its first parameter.
+        A guess (INFERRED): which argument is which callback is not matched by position."""
+        thing, reason = found
+        if thing[0] != "def":
+            return None
+        types = set(self._flow(thing[1])["callbacks"].get(thing[2], ()))
+        if len(types) != 1:
+            return None
+        type_name = types.pop()
+        rec = self.records[thing[1]]
+        spec = self.specs.get(rec.lang)
+        target = self.lookup(thing[1], rec, thing[2], type_name, spec) if spec is not None else None
+        if target is None or target[0] != "def" or self.records[target[1]].defs[target[2]].kind not in CLASS_LIKE:
+            return None
+        step = f"the callback parameter of {callee} is typed {type_name}"
+        return ("instance", target[1], target[2]), _joined(reason, step)
 
     def _result_of(self, found: tuple, depth: int) -> tuple | None:
         """What calling `found` gives: an instance of a class, or what a function returns (when all its returns
