@@ -145,11 +145,11 @@ def test_edit_to_a_config_alone_re_resolves_every_importer(project):
     assert "packages/core/lib/features/flags.js" in imports and "packages/core/lib/index.js" not in imports
 
 
-def test_invalid_json_config_is_skipped_and_reported(project):
-    root = workspace(project, {"packages/broken/package.json": "{ not json"})
+def test_unparsable_config_is_skipped_and_reported_and_an_empty_one_is_not(project):
+    root = workspace(project, {"packages/broken/package.json": "{ not json", "packages/empty/pnpm-workspace.yaml": ""})
     summary = build_graph(root, jobs=1).summary
-    assert summary["skipped"]["invalid_json"] == 1
-    assert summary["skipped_files"]["invalid_json"] == ["packages/broken/package.json"]
+    assert summary["skipped"]["invalid_config"] == 1
+    assert summary["skipped_files"]["invalid_config"] == ["packages/broken/package.json"]
 
 
 def test_odd_configs_never_break_the_build(project):
@@ -180,4 +180,4 @@ def test_odd_configs_never_break_the_build(project):
     assert imports["libs/b/index.js"]["confidence"] == "EXTRACTED"  # an array of targets: the first that exists
     assert "external:typescript:dup" in imports  # two packages of one name: not ours to pick
     assert "external:typescript:a" in imports and "external:typescript:@x/x" in imports
-    assert "invalid_json" not in result.summary["skipped"]
+    assert "invalid_config" not in result.summary["skipped"]

@@ -38,6 +38,8 @@ def _load(data: bytes):
     except orjson.JSONDecodeError:
         pass
     text = data.decode("utf-8", "replace").lstrip("\ufeff")
+    if not text.strip():
+        return {}  # an empty file (a fixture's pnpm-workspace.yaml): nothing to read, nothing wrong
     import json5
 
     try:
@@ -75,12 +77,12 @@ def project_fields(data: bytes) -> dict | None:
 
 
 def extract_project(data: bytes):
-    """(record in the plain layout of `records.to_plain`, None) or (None, "invalid_json")."""
+    """(record in the plain layout of `records.to_plain`, None) or (None, "invalid_config")."""
     import orjson
 
     fields = project_fields(data)
     if fields is None:
-        return None, "invalid_json"
+        return None, "invalid_config"
     doc = orjson.dumps(fields, option=orjson.OPT_SORT_KEYS).decode()
     interface = hashlib.blake2b(f"{PROJECT_LANG}\0{doc}".encode(), digest_size=12).hexdigest()
     return (PROJECT_LANG, (), (), (), doc, (), 0, 0, (), (), (), interface), None
