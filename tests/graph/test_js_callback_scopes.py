@@ -29,6 +29,11 @@ describe('third', () => {
     encode('c')
   })
 })
+
+describe('fourth', () => {
+  // NOTE: a note in a callback stays with what holds the callback
+  const unused = () => 0
+})
 """
 
 
@@ -49,7 +54,9 @@ def test_same_named_helpers_in_callbacks_are_separate_nodes_bound_by_scope(proje
         # The third callback's `encode` is a local the graph does not hold: no edge to either helper.
         assert not [e for e in g.edges("calls") if e["line"] == 21 and e["source"].startswith(path)]
         # The callbacks themselves make no nodes.
-        assert {n for n in g.nodes if n.startswith(f"{path}::")} == {first, second, f"{path}::helper"}
+        helpers = {first, second, f"{path}::helper", f"{path}::unused"}
+        assert {n for n in g.nodes if n.startswith(f"{path}::")} == helpers
+        assert "NOTE: a note in a callback stays with what holds the callback" in g.nodes[path]["notes"]
 
 
 def test_callback_parameter_typed_by_the_callee_gives_the_receiver_type(project):

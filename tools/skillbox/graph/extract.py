@@ -289,6 +289,8 @@ def _assemble(data: bytes, raw_defs: list, raw_refs: list, raw_imports: list, ra
     ]
     notes_by_def: dict[int, list[str]] = {}
     for (_pos, note), scope in zip(raw_notes, _scopes(raw_notes, _ScopeSweep(starts, ends, scope_ids)), strict=True):
+        while scope >= 0 and raw_defs[scope][2] == "scope":  # a callback's notes belong to what holds it
+            scope = parents[scope]
         notes_by_def.setdefault(scope, []).append(note)
 
     defs: list[tuple] = []

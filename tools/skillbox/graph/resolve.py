@@ -155,7 +155,7 @@ class Resolver:
         group = spec.group if spec else rec.lang
         ids: list[str] = [f"{path}::{d.qualname}" for d in rec.defs]
         if spec is not None and spec.callback_scopes:
-            self._keep_apart(path, rec, ids)
+            self._scope_ids(path, rec, ids)
         children: dict[int, dict[str, int]] = defaultdict(dict)
         by_id: dict[str, list[int]] = {}
         for index, node_id in enumerate(ids):
@@ -203,7 +203,7 @@ class Resolver:
             self._add_headings(path, rec)
 
     @staticmethod
-    def _keep_apart(path: str, rec: FileRecord, ids: list[str]) -> None:
+    def _scope_ids(path: str, rec: FileRecord, ids: list[str]) -> None:
         """Callback scopes (`scope` records) make no node: their id is the enclosing node's, so what they hold
         hangs off it. A function named like one in another scope (`const encode = ...` in two test callbacks)
         becomes a node of its own, `path::name@line`; a redefinition in the same scope stays one node."""
