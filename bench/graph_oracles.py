@@ -10,6 +10,9 @@
   imports) is the truth. Precision of our edges per confidence level, recall of jedi's in-repo resolutions.
 - `ts`: the same with the TypeScript compiler API (`bench/ts_oracle.mjs`, npm `typescript` installed into a cache
   folder) on a TS repository.
+- `modules`: every bare import specifier of a JS/TS monorepo (`@acme/core/x`, `#internal`, tsconfig aliases)
+  against `ts.resolveModuleName` with the importer's nearest tsconfig (`bench/ts_modules_oracle.mjs`). Workspace
+  packages are linked into a temporary `node_modules/` at the root first, as a package manager's install would.
 
 Targets (issue 13): EXTRACTED >= 99% precise, INFERRED >= 95%, call recall >= 90% of the checker's in-repo
 resolutions; PyCG precision >= 0.97 and recall >= 0.80.
@@ -17,6 +20,7 @@ resolutions; PyCG precision >= 0.97 and recall >= 0.80.
     python bench/graph_oracles.py pycg [--snippets DIR]
     python bench/graph_oracles.py jedi --repo DIR [--sample 400] [--seed 13]
     python bench/graph_oracles.py ts --repo DIR [--sample 400] [--seed 13] [--node-cache DIR]
+    python bench/graph_oracles.py modules --repo DIR [--node-cache DIR]
 """
 
 from __future__ import annotations
@@ -59,7 +63,7 @@ def graph_of(root: Path, suffixes: tuple[str, ...] | None = None) -> tuple[dict,
     for rel, lang, _size, _mtime in walk_tree(root).files:
         if suffixes and not rel.endswith(suffixes):
             continue
-        if for_path(rel) is None:
+        if for_path(rel) is None and lang != "jsproject":  # source files and package.json / tsconfig.json
             continue
         plain, _reason = extract_bytes((root / rel).read_bytes(), lang)
         if plain is not None:
@@ -396,6 +400,135 @@ def run_ts(args) -> dict:
     return score_sites(judged, nodes, links, f"{root.name} (tsc)")
 
 
+def _import_kind(reason: str) -> str:
+    for word, kind in (
+        (" paths ", "tsconfig paths"),
+        ("baseUrl", "tsconfig baseUrl"),
+        ("build output", "exports to build output (guess)"),
+        ("no workspace", "package outside workspaces (guess)"),
+        (" imports ", "package.json imports"),
+        (" exports ", "package.json exports"),
+        (" main", "package.json main"),
+        ("(subpath", "package subpath"),
+        ("package folder", "folder name (guess)"),
+        ("source root", "@/ source root (guess)"),
+    ):
+        if word in reason:
+            return kind
+    return "other" if reason else "(no reason)"
+
+
+def _link_workspaces(root: Path) -> list[Path]:
+    """node_modules/<name> -> each named package folder (unique names), as an install links a workspace."""
+    import orjson
+
+    names: dict[str, list[Path]] = defaultdict(list)
+    for manifest in root.rglob("package.json"):
+        if "node_modules" in manifest.parts:
+            continue
+        try:
+            name = orjson.loads(manifest.read_bytes()).get("name")
+        except (orjson.JSONDecodeError, AttributeError):
+            continue
+        if isinstance(name, str) and name:
+            names[name].append(manifest.parent)
+    made = []
+    for name, folders in sorted(names.items()):
+        link = root / "node_modules" / name
+        if len(folders) != 1 or link.exists() or link.is_symlink():
+            continue
+        link.parent.mkdir(parents=True, exist_ok=True)
+        link.symlink_to(folders[0], target_is_directory=True)
+        made.append(link)
+    return made
+
+
+def run_modules(args) -> dict:
+    root = Path(args.repo).resolve()
+    node_cache = Path(args.node_cache)
+    if not (node_cache / "node_modules" / "typescript").is_dir():
+        sys.exit(f"Error: no npm typescript in {node_cache} (npm install --prefix {node_cache} typescript)")
+    from skillbox.graph.records import from_plain
+    from skillbox.graph.walk import walk_tree
+    from skillbox.graph.worker import extract_bytes
+
+    _nodes, links = graph_of(root)
+    by_site: dict[tuple[str, int], list[dict]] = defaultdict(list)
+    for link in links:
+        if link["relation"] == "imports":
+            by_site[(link["source"], link["line"])].append(link)
+    imports = []
+    for rel, lang, _size, _mtime in walk_tree(root).files:
+        if lang not in ("javascript", "typescript", "tsx"):
+            continue
+        plain, _reason = extract_bytes((root / rel).read_bytes(), lang)
+        record = from_plain(plain) if plain is not None else None
+        lines = defaultdict(list)
+        for imp in record.imports if record else ():
+            if not imp.module.startswith((".", "/")) and ":" not in imp.module:
+                lines[imp.line].append(imp.module)
+        for line, modules in lines.items():
+            found = by_site.get((rel, line), [])
+            if len(set(modules)) == 1 and len(found) == 1:
+                imports.append((rel, modules[0], found[0]))
+    made = _link_workspaces(root)
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            listing = Path(tmp) / "imports.json"
+            payload = [{"file": rel, "module": module} for rel, module, _link in imports]
+            listing.write_text(json.dumps({"root": str(root), "imports": payload}))
+            env = dict(os.environ, NODE_PATH=str(node_cache / "node_modules"))
+            proc = subprocess.run(
+                ["node", str(REPO / "bench" / "ts_modules_oracle.mjs"), str(listing)],
+                capture_output=True,
+                text=True,
+                env=env,
+                cwd=node_cache,
+            )
+    finally:
+        for link in made:
+            link.unlink()
+            for parent in (link.parent, link.parent.parent):
+                if parent != root and parent.is_dir() and not any(parent.iterdir()):
+                    parent.rmdir()
+    if proc.returncode != 0:
+        sys.exit(f"Error: ts_modules_oracle failed: {proc.stderr.strip()[-800:]}")
+    rows = json.loads(proc.stdout)
+    table: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    wrong = []
+    for (rel, module, link), truth in zip(imports, rows["resolved"], strict=True):
+        ours = link["target"]
+        ours_in_repo = not ours.startswith("external:")
+        kind = (link["confidence"], _import_kind(link.get("reason", "")) if ours_in_repo else "external")
+        if truth in (None, "external"):
+            verdict = "checker: outside the repo" if ours_in_repo else "both outside"
+            if ours_in_repo and link["confidence"] == "EXTRACTED":
+                wrong.append((rel, module, ours, truth))
+        elif ours == truth:
+            verdict = "same file"
+        elif not ours_in_repo:
+            verdict = "missed (ours external)"
+            wrong.append((rel, module, ours, truth))
+        elif truth.endswith(".d.ts") and not ours.endswith(".d.ts"):
+            verdict = "checker: its declaration"
+        else:
+            verdict = "wrong file"
+            wrong.append((rel, module, ours, truth))
+        table[kind][verdict] += 1
+    print(f"typescript {rows['version']}: {len(imports)} bare imports of {root.name}")
+    verdicts = ("same file", "checker: its declaration", "wrong file", "checker: outside the repo")
+    verdicts += ("missed (ours external)",)
+    print("| confidence | how resolved | " + " | ".join(verdicts) + " |")
+    print("|---|---|" + "---|" * len(verdicts))
+    for (confidence, kind), counts in sorted(table.items()):
+        if kind == "external" and not counts.get("missed (ours external)"):
+            continue
+        print(f"| {confidence} | {kind} | " + " | ".join(str(counts.get(v, 0)) for v in verdicts) + " |")
+    for rel, module, ours, truth in wrong[:15]:
+        print(f"  differs: {rel} imports {module!r}: ours {ours}, checker {truth}")
+    return {"table": {f"{c}|{k}": dict(v) for (c, k), v in table.items()}, "differs": len(wrong)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -408,8 +541,11 @@ def main() -> None:
         p.add_argument("--sample", type=int, default=400)
         p.add_argument("--seed", type=int, default=13)
         p.add_argument("--node-cache", default=str(CACHE / "node"))
+    p = sub.add_parser("modules")
+    p.add_argument("--repo", required=True)
+    p.add_argument("--node-cache", default=str(CACHE / "node"))
     args = parser.parse_args()
-    {"pycg": run_pycg, "jedi": run_jedi, "ts": run_ts}[args.command](args)
+    {"pycg": run_pycg, "jedi": run_jedi, "ts": run_ts, "modules": run_modules}[args.command](args)
 
 
 if __name__ == "__main__":

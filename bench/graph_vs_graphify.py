@@ -14,11 +14,13 @@ The floor is a single-process `Parser.parse` of every file skillbox parses, pre-
 rounds between skillbox's cold builds (median of the rounds).
 
 Corpora live in a cache folder outside the repository (default ~/.cache/skillbox-graph): flask and vite are
-unpacked from git directories (`--flask-git`, `--vite-git`: any clone/mirror at the pinned commits), Django from
+unpacked from git directories (`--flask-git`, `--vite-git`, `--svelte-git`: any clone/mirror at the pinned commits;
+svelte is the TS/JS corpus of many small files), Django from
 its PyPI sdist. The peer is installed into its own venv there and runs with a throwaway HOME and
 GRAPHIFY_BACKEND=none (no LLM).
 
     python bench/graph_vs_graphify.py --flask-git PATH --vite-git PATH [--corpora flask,vite,django] [--no-peer]
+    python bench/graph_vs_graphify.py --svelte-git PATH --corpora svelte
 """
 
 from __future__ import annotations
@@ -37,17 +39,19 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tools"))
 
-PINS = {"flask": "2ac89889f4cc", "vite": "a98c8d95d552"}
+PINS = {"flask": "2ac89889f4cc", "vite": "a98c8d95d552", "svelte": "15720b16a5"}
 DJANGO = "django==5.2.19"
 PEER = "graphifyy==0.9.96"
 EDIT = {
     "flask": "src/flask/app.py",
     "vite": "packages/vite/src/node/config.ts",
+    "svelte": "packages/svelte/src/internal/client/runtime.js",
     "django": "django/db/models/query.py",
 }
 BODY_EDIT = {
     "flask": b"\n\ndef bench_edit_fn():\n    return Flask(__name__)\n",
     "vite": b"\n\nexport function benchEditFn(): unknown {\n  return resolveConfig\n}\n",
+    "svelte": b"\n\nexport function bench_edit_fn() {\n  return get(null)\n}\n",
     "django": b"\n\ndef bench_edit_fn():\n    return QuerySet()\n",
 }
 SECRETS = (
@@ -192,6 +196,7 @@ def main() -> None:
     ap.add_argument("--corpora", default="flask,vite,django")
     ap.add_argument("--flask-git")
     ap.add_argument("--vite-git")
+    ap.add_argument("--svelte-git", help="a clone of sveltejs/svelte (commit 15720b16a5), many small JS files")
     ap.add_argument("--no-peer", action="store_true", help="skip graphify (ours and the floor only)")
     ap.add_argument("--json", help="also write the raw figures to this file")
     ap.add_argument("--cold-runs", type=int, default=3, help="skillbox cold builds per corpus (median counts)")
@@ -212,7 +217,8 @@ def main() -> None:
 
     results = {}
     for name in args.corpora.split(","):
-        source = ensure_corpus(name, cache, {"flask": args.flask_git, "vite": args.vite_git})
+        git_dirs = {"flask": args.flask_git, "vite": args.vite_git, "svelte": args.svelte_git}
+        source = ensure_corpus(name, cache, git_dirs)
         results[name] = bench_corpus(name, source, cache, peer, ours_env, peer_env, args.cold_runs)
         print_table({name: results[name]})
     print()

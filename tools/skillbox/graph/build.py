@@ -664,6 +664,10 @@ def _extract(root: Path, known: frozenset[str], todo, jobs: int | None, report: 
     from concurrent.futures import ProcessPoolExecutor
 
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+    if context.get_start_method() == "fork":
+        from skillbox.graph.worker import warm
+
+        warm({lang for _rel, lang in todo})
     with ProcessPoolExecutor(max_workers=min(workers, len(batches)), mp_context=context) as pool:
         futures = [pool.submit(extract_batch, str(root), known, batch) for batch in batches]
         _import_what_comes_next()

@@ -45,6 +45,8 @@ def language_epoch(lang: str) -> str:
     h.update(_extractor_source())
     here = Path(__file__).resolve().parent
     spec = by_name().get(lang)
+    if lang == "jsproject":  # languages/js_project.PROJECT_LANG: package.json, tsconfig.json
+        h.update((here / "languages" / "js_project.py").read_bytes())
     if spec is not None:
         h.update(grammar_build(spec.module).encode())
         h.update(spec.query_text().encode())

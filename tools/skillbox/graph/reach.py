@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
+from skillbox.graph.languages.js_project import PROJECT_LANG
 from skillbox.graph.records import FileRecord, shared_flow
 
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
@@ -33,6 +34,7 @@ def affected_files(records: dict[str, FileRecord], before: dict[str, FileRecord]
             continue
         if (
             old.lang != new.lang
+            or old.lang == PROJECT_LANG  # a package.json or tsconfig.json: any import may now resolve elsewhere
             or _imports(old) != _imports(new)
             or _bases(old) != _bases(new)
             or [h.slug for h in old.headings] != [h.slug for h in new.headings]

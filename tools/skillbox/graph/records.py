@@ -129,7 +129,9 @@ def from_plain(t: tuple | None) -> FileRecord | None:
 BASE_RELATIONS = ("inherit", "implement")
 # Value-flow facts other files resolve through (what a function returns, what a class's attributes hold, what a
 # module exports under another name): part of the interface, so a change to one re-resolves the files that use it.
-SHARED_FLOW = frozenset({"returns", "returncall", "attr", "attralias", "exportas", "exportdefault", "namespace"})
+SHARED_FLOW = frozenset(
+    {"returns", "returncall", "attr", "attralias", "exportas", "exportdefault", "namespace", "cbparam"}
+)
 # Shared when the scope is a class body (`x: T`) or the module (`ASCII = Box(...)`, read as `box.ASCII`).
 OUTER_SCOPE_FLOW = frozenset({"assign", "alias"})
 

@@ -3,7 +3,8 @@
 Confidence is honest (measured against jedi, the TypeScript checker and PyCG by `bench/graph_oracles.py`):
 - EXTRACTED (1.0): the code determines the target: a definition in scope, an explicit import (followed through
   re-exports and export aliases), `self.method` defined on the enclosing class, a module attribute, a relative
-  path, a receiver whose type the code states (`x = C()`, `x: C`, a typed parameter, a C# `using`).
+  path, a receiver whose type the code states (`x = C()`, `x: C`, a typed parameter, a C# `using`), a JS/TS
+  module the repository's tsconfig.json or package.json maps (`languages/js_modules.py`, reason kept).
 - INFERRED (score < 1): a named, reasoned guess, and the edge keeps its reason (`reason` in graph.json): an
   inherited method, what a function returns, what an attribute was set to, the last of several assignments, a
   callable held in a dict, a definition in a sibling file or an included file.
@@ -26,6 +27,7 @@ from collections import defaultdict
 
 from skillbox.graph.extract import LITERAL
 from skillbox.graph.languages import by_name
+from skillbox.graph.languages.js_project import PROJECT_LANG
 from skillbox.graph.records import FileRecord
 
 EXTRACTED, INFERRED, AMBIGUOUS = "EXTRACTED", "INFERRED", "AMBIGUOUS"
@@ -47,7 +49,7 @@ ITEM_RELATIONS = frozenset({"item0", "item1", "item2", "item3"})  # list/tuple e
 FLOW_RELATIONS = (
     frozenset(
         {"assign", "alias", "withassign", "attr", "attralias", "returns", "returncall", "holds", "exportas"}
-        | {"exportdefault"}
+        | {"exportdefault", "cbarg", "cbparam"}
     )
     | ITEM_RELATIONS
 )
@@ -66,6 +68,10 @@ class Resolver:
     """
 
     def __init__(self, records: dict[str, FileRecord], reuse: frozenset[str] = frozenset()):
+        # package.json / tsconfig.json records make no nodes: the JS/TS import hook reads them from here.
+        self.project_files = {p: rec for p, rec in records.items() if rec.lang == PROJECT_LANG}
+        if self.project_files:
+            records = {p: rec for p, rec in records.items() if rec.lang != PROJECT_LANG}
         self.records = records
         self.files = frozenset(records)
         self.specs = by_name()
@@ -148,14 +154,19 @@ class Resolver:
         spec = self.specs.get(rec.lang)
         group = spec.group if spec else rec.lang
         ids: list[str] = [f"{path}::{d.qualname}" for d in rec.defs]
+        if spec is not None and spec.callback_scopes:
+            self._scope_ids(path, rec, ids)
         children: dict[int, dict[str, int]] = defaultdict(dict)
         by_id: dict[str, list[int]] = {}
         for index, node_id in enumerate(ids):
-            by_id.setdefault(node_id, []).append(index)
+            if rec.defs[index].kind != "scope":
+                by_id.setdefault(node_id, []).append(index)
         # Type definitions before `impl`/extension blocks of the same name: the type is the node.
         order = sorted(range(len(rec.defs)), key=lambda i: rec.defs[i].kind == "impl")
         for index in order:
             d = rec.defs[index]
+            if d.kind == "scope":
+                continue  # a callback body: a scope of names, no node
             node_id = ids[index]
             siblings = children[d.parent]
             if d.kind == "objmethod":
@@ -186,10 +197,29 @@ class Resolver:
         self.ids[path] = ids
         self.children[path] = children
         for d_index, d in enumerate(rec.defs):
-            if d.parent >= 0:
+            if d.parent >= 0 and d.kind != "scope":
                 self.qualnames[d.qualname].append((path, d_index))
         if rec.headings:
             self._add_headings(path, rec)
+
+    @staticmethod
+    def _scope_ids(path: str, rec: FileRecord, ids: list[str]) -> None:
+        """Callback scopes (`scope` records) make no node: their id is the enclosing node's, so what they hold
+        hangs off it. A function named like one in another scope (`const encode = ...` in two test callbacks)
+        becomes a node of its own, `path::name@line`; a redefinition in the same scope stays one node."""
+        first: dict[str, int] = {}
+        defs = rec.defs
+        for index, d in enumerate(defs):
+            if d.kind == "scope":
+                ids[index] = ids[d.parent] if d.parent >= 0 else path
+                continue
+            if d.kind != "function":
+                continue
+            known = first.get(ids[index])
+            if known is None:
+                first[ids[index]] = index
+            elif defs[known].parent != d.parent and d.line != defs[known].line:
+                ids[index] = f"{ids[index]}@{d.line}"
 
     def _add_headings(self, path: str, rec: FileRecord) -> None:
         ids = []
@@ -295,7 +325,7 @@ class Resolver:
             if (target_id, line) not in seen and target_id != path:
                 seen.add((target_id, line))
                 if confidence == EXTRACTED:
-                    score, reason = 1.0, ""
+                    score = 1.0  # a reason here says which tsconfig.json / package.json resolved it
                 else:
                     score, reason = 0.7, reason or "the only file named after the type"
                 self.file_edges[path].append((path, target_id, "imports", line, confidence, "", path, score, reason))
@@ -376,11 +406,13 @@ class Resolver:
         key = "dirs-by-name"
         if key not in self._memo:
             by_name: dict[str, list[str]] = defaultdict(list)
-            for directory in sorted({posixpath.dirname(p) for p in self.records}):
-                while directory:
+            seen: set[str] = set()
+            for directory in {posixpath.dirname(p) for p in self.records}:
+                while directory and directory not in seen:  # each folder once, however many files below it
+                    seen.add(directory)
                     by_name[posixpath.basename(directory)].append(directory)
                     directory = posixpath.dirname(directory)
-            self._memo[key] = {k: sorted(set(v)) for k, v in by_name.items()}
+            self._memo[key] = {k: sorted(v) for k, v in by_name.items()}
         return self._memo[key].get(name, [])
 
     def dirs_with(self, lang: str) -> list[str]:
@@ -741,16 +773,19 @@ class Resolver:
         attrs: dict[tuple[int, str], tuple | None] = {}
         holds: dict[tuple[int, str], list[tuple]] = defaultdict(list)
         exports: dict[str, str] = {}  # exported name -> the local name it stands for
+        callbacks: dict[int, list[str]] = defaultdict(list)  # function -> its callback parameters' first types
         rec = self.records[path]
         for ref in rec.refs:
             kind = ref[0]
             if kind not in FLOW_RELATIONS:
                 continue
             name, expr, scope, line = ref[1], ref[2], ref[3], ref[4]
-            if kind in ("assign", "alias", "withassign"):
+            if kind in ("assign", "alias", "withassign", "cbarg"):
                 value = ("call" if kind != "alias" else "name", expr, scope, line)
                 if kind == "withassign":
                     value = ("with", expr, scope, line)
+                elif kind == "cbarg":  # the first parameter of a callback passed to `expr`
+                    value = ("cbarg", expr, scope, line)
                 key = (scope, name)
                 assigned[key].append(value)
                 if key in values and (values[key] is None or values[key][:2] != value[:2]):
@@ -758,6 +793,8 @@ class Resolver:
                     conflicted.add(name)
                 else:
                     values[key] = value
+            elif kind == "cbparam":  # a parameter of function `scope` is a callback whose first parameter is `name`
+                callbacks[scope].append(name)
             elif kind in ("returns", "returncall"):
                 if scope >= 0:
                     returns[scope].append(("name" if kind == "returns" else "call", name, scope, line))
@@ -789,6 +826,7 @@ class Resolver:
             "returns": returns,
             "attrs": attrs,
             "holds": holds,
+            "callbacks": callbacks,
         }
         return flow
 
@@ -801,10 +839,31 @@ class Resolver:
         found = self._expression(path, rec, spec, scope, expr, depth + 1)
         if found is None or how == "name":
             return found
+        if how == "cbarg":
+            return self._callback_parameter(found, expr, depth)
         result = self._result_of(found, depth)
         if how == "with" and result is not None:
             return result[0], _joined(result[1], f"`with {expr}(...) as` taken as the instance __enter__ returns")
         return result
+
+    def _callback_parameter(self, found: tuple, callee: str, depth: int) -> tuple | None:
+        """`stream(c, async (s) => s.onAbort())` with `stream(c: Context, cb: (stream: StreamingApi) => ...)`:
+        `s` is an instance of the type the callee's one callback parameter declares for its first parameter.
+        A guess (INFERRED): which argument is which callback is not matched by position."""
+        thing, reason = found
+        if thing[0] != "def":
+            return None
+        types = set(self._flow(thing[1])["callbacks"].get(thing[2], ()))
+        if len(types) != 1:
+            return None
+        type_name = types.pop()
+        rec = self.records[thing[1]]
+        spec = self.specs.get(rec.lang)
+        target = self.lookup(thing[1], rec, thing[2], type_name, spec) if spec is not None else None
+        if target is None or target[0] != "def" or self.records[target[1]].defs[target[2]].kind not in CLASS_LIKE:
+            return None
+        step = f"the callback parameter of {callee} is typed {type_name}"
+        return ("instance", target[1], target[2]), _joined(reason, step)
 
     def _result_of(self, found: tuple, depth: int) -> tuple | None:
         """What calling `found` gives: an instance of a class, or what a function returns (when all its returns

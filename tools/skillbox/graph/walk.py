@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from skillbox.graph.languages import for_path
+from skillbox.graph.languages.js_project import PROJECT_LANG, is_project_file
 
 if TYPE_CHECKING:
     import pathspec
@@ -68,6 +69,8 @@ def language_of(rel: str) -> str | None:
     dot = rel.rfind(".")
     if dot < 0:
         return None
+    if rel.endswith((".json", ".yaml")) and is_project_file(rel.rsplit("/", 1)[-1]):
+        return PROJECT_LANG
     doc = DOC_EXTENSIONS.get(rel[dot:].lower())
     if doc:
         return doc

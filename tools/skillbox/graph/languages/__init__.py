@@ -60,6 +60,10 @@ class LanguageSpec:
     namespaces: bool = False
     # Method names that construct an instance of their receiver class (Ruby `Foo.new`).
     constructors: tuple[str, ...] = ()
+    # A callback (a call's function argument) around a definition is a scope of the record without a node
+    # (JS/TS; `extract._callback_scope`), so `const f = ...` of one test callback is not the next one's;
+    # same-named functions of different scopes are nodes of their own (`path::f@line`).
+    callback_scopes: bool = False
 
     def grammar(self):
         return getattr(importlib.import_module(self.module), self.function)()
@@ -148,6 +152,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
         builtins=JS_GLOBALS,
         builtin_methods=JS_BUILTIN_METHODS,
         imports_required=True,
+        callback_scopes=True,
     ),
     LanguageSpec(
         "typescript",
@@ -160,6 +165,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
         builtin_methods=JS_BUILTIN_METHODS,
         callable_types=False,
         imports_required=True,
+        callback_scopes=True,
     ),
     LanguageSpec(
         "tsx",
@@ -173,6 +179,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
         builtin_methods=JS_BUILTIN_METHODS,
         callable_types=False,
         imports_required=True,
+        callback_scopes=True,
     ),
     LanguageSpec("go", (".go",), "tree_sitter_go", hooks="skillbox.graph.languages.go", package_scope=True),
     LanguageSpec(

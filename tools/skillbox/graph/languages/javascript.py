@@ -2,7 +2,8 @@
 
 Queries find the statements; this hook says what they bind (`import {a as b}`, `import * as ns`, default
 imports, `export {x} from`, `export * from`) and maps relative specifiers to files the way bundlers do
-(extension probing, `index.*`, TypeScript's `.js`-suffixed imports of `.ts` files).
+(extension probing, `index.*`, TypeScript's `.js`-suffixed imports of `.ts` files); bare specifiers go through the
+repository's tsconfig.json and package.json files first (`js_modules.py`).
 """
 
 from __future__ import annotations
@@ -77,16 +78,29 @@ def parse_import(node) -> list[tuple]:
 
 def resolve_import(path: str, imp, resolver):
     """Relative specifiers map to files. A bare one is a package (an external node) unless the repository holds
-    it: `@/x` / `~/x` (the usual tsconfig `paths` alias of the source root) or a monorepo package named by its
-    folder (`@scope/name/sub`, `name`). Those two are guesses, INFERRED with their reason: tsconfig.json and
-    package.json are not read."""
+    it, which the repository's own tsconfig.json and package.json say (EXTRACTED, with the file and entry that
+    resolved it; `js_project.py`): tsconfig `paths` and `baseUrl`, a package's `imports` (`#x`), a workspace
+    package by its `name` and `exports` (or `main`/`module`/`types`). Failing those, two guesses stay, INFERRED
+    with their reason: `@/x` / `~/x` as the nearest source root, and a package named by its folder."""
     module = imp.module
     if not module.startswith((".", "/")):
+        found = _project(resolver).resolve(path, module)
+        if found is not None:
+            return found
         return _self_import(path, module, resolver)
     target = resolver.path_import(path, module, "", EXTENSIONS)
     if target is None and module.endswith((".js", ".jsx", ".mjs", ".cjs")):
         target = resolver.path_import(path, module.rsplit(".", 1)[0], "", EXTENSIONS)
     return target, {}
+
+
+def _project(resolver):
+    project = resolver._memo.get("js-project")
+    if project is None:
+        from skillbox.graph.languages.js_modules import ProjectModules
+
+        project = resolver._memo["js-project"] = ProjectModules(resolver, lambda stem: _probe(resolver, stem))
+    return project
 
 
 def _probe(resolver, stem: str) -> str | None:
@@ -123,5 +137,5 @@ def _self_import(path: str, module: str, resolver):
                 hits.append(found)
                 break
     if len(hits) == 1:
-        return hits[0], {}, "INFERRED", f"the repository's package folder {name}/ (package.json is not read)"
+        return hits[0], {}, "INFERRED", f"the package folder {name}/ (no package.json or tsconfig.json maps the name)"
     return None, {}

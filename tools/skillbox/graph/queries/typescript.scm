@@ -51,6 +51,16 @@
 (assignment_expression left: (member_expression object: (this) property: (property_identifier) @name)
   right: (new_expression constructor: (identifier) @receiver)) @reference.attr
 
+; Callback parameters typed by the callee (`cb: (stream: StreamingApi) => ...` among a definition's parameters), and
+; the untyped first parameter of a callback passed to a named function (`stream(c, async (s) => s.onAbort())`):
+; `s` is taken as a StreamingApi (INFERRED, see resolve.py `_evaluate`).
+(required_parameter type: (type_annotation (function_type parameters: (formal_parameters
+  . (required_parameter pattern: (identifier) type: (type_annotation [(type_identifier) @name (generic_type name: (type_identifier) @name)])))))) @reference.cbparam
+(optional_parameter type: (type_annotation (function_type parameters: (formal_parameters
+  . (required_parameter pattern: (identifier) type: (type_annotation [(type_identifier) @name (generic_type name: (type_identifier) @name)])))))) @reference.cbparam
+(call_expression function: (identifier) @receiver arguments: (arguments (arrow_function
+  parameters: (formal_parameters . (required_parameter pattern: (identifier) @name !type))))) @reference.cbarg
+
 ; Exports under another name (`export { Hono as HonoBase }`) and default exports: what importers bind.
 (export_statement !source (export_clause (export_specifier name: (identifier) @receiver alias: (identifier) @name))) @reference.exportas
 (export_statement "default" value: (identifier) @name) @reference.exportdefault
