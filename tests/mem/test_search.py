@@ -256,3 +256,33 @@ def test_messages_in_chinese_by_setting_or_from_the_prompts(home, project_dir, m
     monkeypatch.chdir(project_dir)
     out = CliRunner().invoke(cli, ["mem", "search", "不存在的词"]).output
     assert out.strip() == "没有与 '不存在的词' 匹配的记忆。"
+
+
+def test_a_date_in_the_query_favours_records_from_then(store):
+    from skillbox.mem import capture
+    from skillbox.mem.observe import Observation
+    from skillbox.mem.store import now_iso
+
+    def at(title, day):
+        def write():
+            return capture.insert_observation(
+                store.conn,
+                Observation("note", title),
+                session_id=None,
+                project="alpha",
+                prompt_number=None,
+                origin="test",
+                created_at=now_iso(day),
+            )
+
+        return store.write(write)
+
+    november = at("Rotated the signing key of the auth service, as the yearly audit asked", 1793664000)  # 2026-11-03
+    newer = at("Auth signing key rotated again", 1796342400)  # 2026-12-04
+    assert refs(search(store, "auth signing key"))[0] == f"#{newer}"  # without a date: the better match
+    assert refs(search(store, "auth signing key on 3 November 2026"))[0] == f"#{november}"
+    assert refs(search(store, "auth signing key 2026-11-04"))[0] == f"#{november}"  # within the padding
+    assert set(refs(search(store, "auth signing key 2026-11-04"))) == {f"#{november}", f"#{newer}"}  # none lost
+    # A --since/--until filter outside the date's span still filters; the date then only adds nothing.
+    late = Filters(since="2026-12-01")
+    assert refs(search(store, "auth signing key on 3 November 2026", late)) == [f"#{newer}"]
