@@ -172,12 +172,12 @@ def dated(text: str) -> tuple[str, str | None, str | None]:
     year or month name is left as a word: "may" is mostly a verb, and "2026" may well be written in a record.
     No date, or one that is not a real day: (text, None, None).
     """
-    import datetime as dt
-
     for shape, pattern in _date_patterns():
         match = pattern.search(text or "")
         if not match:
             continue
+        import datetime as dt  # only now: its import costs a `skillbox mem search` process several ms
+
         groups = match.groups()
         try:
             if shape == "ymd":
