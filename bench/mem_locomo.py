@@ -46,6 +46,7 @@ ORACLE = {"fts5 OR (porter)": 0.680, "fts5 AND (porter)": 0.082, "fts5 phrase (p
 KS = (5, 10)
 # Each rule of the product's search that an ablation can switch off, and how (module attributes patched for the run).
 ABLATIONS = {
+    "replies": "a hit that asks (its title ends in ?) brings the next record of its session (search._with_replies)",
     "dates": "a calendar date in the question favours records from about then (query.dated, search.DATE_BOOST)",
     "rare-rows": "every row of a rare term is ranked, not only the newest window (search.RARE_TERM_MATCHES)",
     "inflections": "each word also matches the regular inflections of its root (query.inflections)",
@@ -167,7 +168,9 @@ def baseline_hits(baseline: sqlite3.Connection, project: str, question: str, mod
 def ablate(rules: list[str]) -> None:
     """Switch the named rules off in this process (the bench's own copy of the search code)."""
     for rule in rules:
-        if rule == "dates":
+        if rule == "replies":
+            search_module._with_replies = lambda store, hits, filters, limit: hits
+        elif rule == "dates":
             search_module.dated = lambda text: (text, None, None)
         elif rule == "rare-rows":
             search_module.RARE_TERM_MATCHES = 0

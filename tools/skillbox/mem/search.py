@@ -67,7 +67,7 @@ class Hit:
     project: str
     tokens: int
     score: float | None = None
-    match: str = ""  # "all" terms, "any" term, or "" (no query)
+    match: str = ""  # "all" terms, "any" term, "reply" (follows a hit that asks, see _with_replies), "" (no query)
 
     @property
     def ref(self) -> str:
@@ -431,6 +431,44 @@ def _favour_dated(rows: list, dated_rows: list) -> list:
     return sorted(merged.values(), key=lambda row: (row["score"], -row["id"]))
 
 
+def _with_replies(store: Store, hits: list[Hit], filters: Filters, limit: int) -> list[Hit]:
+    """Each observation hit that asks a question ("…?") followed by the next observation of its session.
+
+    The words of a question are in the question, the answer is what came next ("How long have you been doing
+    yoga?" - "Three years now."): ranking finds the first and not the second. The reply takes a place on the page
+    (the last hits drop off) unless it is already on it; it must pass the same filters. A record that only mentions
+    a question mark (a URL with a query string) does not ask one: only a title ending in "?" counts.
+    """
+    ids = [hit.id for hit in hits if hit.kind == "observation"]
+    asking = {  # the full title: a hit's own is cut to 100 characters
+        row[0]
+        for row in store.conn.execute(
+            f"SELECT id FROM observations WHERE id IN ({','.join('?' * len(ids))}) AND rtrim(title) LIKE '%?'", ids
+        )
+    }
+    if not asking:
+        return hits
+    q = _kind_query("observation", filters)
+    if q is None:
+        return hits
+    where = " AND ".join(["o.session_id = (SELECT session_id FROM observations WHERE id = ?)", "o.id > ?", *q.where])
+    sql = f"{q.select} FROM {q.source} WHERE {where} ORDER BY o.id LIMIT 1"
+    later = {hit.id: hit for hit in hits if hit.kind == "observation"}
+    shown: set[tuple[str, int]] = set()
+    out: list[Hit] = []
+    for hit in hits:
+        if (hit.kind, hit.id) in shown:
+            continue  # a reply moved up already
+        out.append(hit)
+        shown.add((hit.kind, hit.id))
+        if hit.kind == "observation" and hit.id in asking:
+            row = store.conn.execute(sql, [hit.id, hit.id, *q.params]).fetchone()
+            if row is not None and ("observation", row["id"]) not in shown:
+                shown.add(("observation", row["id"]))
+                out.append(later.get(row["id"]) or _row_hit(row, "reply"))  # on the page further down: moved up
+    return out[:limit]
+
+
 def _row_hit(row, match: str) -> Hit:
     title = " ".join((row["title"] or "").split())
     return Hit(
@@ -500,6 +538,8 @@ def search(store: Store, query: str = "", filters: Filters | None = None, *, lim
             result.hits.append(_row_hit(row, mode))
         if len(result.hits) >= limit:
             break
+    if any(hit.kind == "observation" for hit in result.hits):
+        result.hits = _with_replies(store, result.hits, filters, limit)
     if not result.hits or any(hit.match == "any" for hit in result.hits):
         result.language = _language(store, filters.project)  # only then does format_search print a message
     return result
