@@ -11,7 +11,9 @@ question as one phrase (claude-mem's multi-word bug); shared/oracles.md quotes 0
 Nothing here is tuned on the questions: the search code under test is the product's, with its general rules.
 The data set's licence is not stated, so it is read at bench time from a cache folder and never committed.
 
-Run: python bench/mem_locomo.py [--data DIR] [--conversations N] [--json]
+Run: python bench/mem_locomo.py [--data DIR] [--conversations N] [--without RULE ...] [--json]
+`--without` switches one of search's general rules off for an ablation (see ABLATIONS); the baselines are
+unaffected.
 DIR holds LoCoMo's unpacked zip (default $SKILLBOX_LOCOMO or /work/cache/locomo); get it with
 `git --git-dir=<mirror of snap-research/locomo> show HEAD:data/locomo10.zip > locomo10.zip && unzip locomo10.zip`.
 """
@@ -34,13 +36,22 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tools"))
 
-from skillbox.mem import capture  # noqa: E402
+from skillbox.mem import capture, query  # noqa: E402
+from skillbox.mem import search as search_module  # noqa: E402
 from skillbox.mem.observe import Observation  # noqa: E402
 from skillbox.mem.search import Filters, search  # noqa: E402
 from skillbox.mem.store import Store, now_iso  # noqa: E402
 
 ORACLE = {"fts5 OR (porter)": 0.680, "fts5 AND (porter)": 0.082, "fts5 phrase (porter)": 0.001}
 KS = (5, 10)
+# Each rule of the product's search that an ablation can switch off, and how (module attributes patched for the run).
+ABLATIONS = {
+    "replies": "a hit that asks (its title ends in ?) brings the next record of its session (search._with_replies)",
+    "dates": "a calendar date in the question favours records from about then (query.dated, search.DATE_BOOST)",
+    "rare-rows": "every row of a rare term is ranked, not only the newest window (search.RARE_TERM_MATCHES)",
+    "inflections": "each word also matches the regular inflections of its root (query.inflections)",
+    "function-words": "English function words are dropped from the question (query.STOP_WORDS)",
+}
 _EVIDENCE = re.compile(r"D:?(\d+):(\d+)")
 _SESSION = re.compile(r"session_(\d+)")
 _WORD = re.compile(r"\w+")
@@ -154,12 +165,58 @@ def baseline_hits(baseline: sqlite3.Connection, project: str, question: str, mod
     return [f"{project}/{r[0]}" for r in rows]
 
 
+def ablate(rules: list[str]) -> None:
+    """Switch the named rules off in this process (the bench's own copy of the search code)."""
+    for rule in rules:
+        if rule == "replies":
+            search_module._with_replies = lambda store, hits, filters, limit: hits
+        elif rule == "dates":
+            search_module.dated = lambda text: (text, None, None)
+        elif rule == "rare-rows":
+            search_module.RARE_TERM_MATCHES = 0
+        elif rule == "inflections":
+            query.inflections = lambda word: (word,)
+        elif rule == "function-words":
+            query.STOP_WORDS = frozenset()
+
+
+def miss_kind(evidence: list[str], top: list[str | None]) -> str:
+    """Why a question was missed, read off the top 10: the turn next to an evidence turn made it, the evidence is
+    spread over several turns, or neither."""
+
+    def beside(ident: str, step: int) -> str:
+        project, turn = ident.rsplit("/", 1)
+        session, index = turn[1:].split(":")
+        return f"{project}/D{session}:{int(index) + step}"
+
+    if any(beside(e, -1) in top or beside(e, 1) in top for e in evidence):
+        return "adjacent turn ranked"
+    return "several evidence turns" if len(evidence) > 1 else "other"
+
+
+def print_misses(missed: list[tuple], text: dict[str, str], n: int) -> None:
+    """Counts of the missed questions by kind, then a seeded random sample of n (read from the data at bench time)."""
+    import random
+
+    kinds = [miss_kind(evidence, found[:10]) for _p, _n, _c, _q, evidence, found in missed]
+    print(f"missed at k=10: {len(missed)}; " + ", ".join(f"{k}: {kinds.count(k)}" for k in dict.fromkeys(kinds)))
+    for (project, number, category, question, evidence, found), kind in random.Random(7).sample(
+        list(zip(missed, kinds, strict=True)), min(n, len(missed))
+    ):
+        print(f"- {project} q{number} (category {category}, {kind}): {question}")
+        print(f"    evidence: {text.get(evidence[0], '')[:110]}")
+        print(f"    first:    {text.get(found[0], '') if found and found[0] else '-'}"[:124])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", default=os.environ.get("SKILLBOX_LOCOMO", "/work/cache/locomo"))
     parser.add_argument("--conversations", type=int, default=0, help="only the first N conversations")
+    parser.add_argument("--without", action="append", default=[], choices=sorted(ABLATIONS), help="ablate a rule")
+    parser.add_argument("--misses", type=int, default=0, metavar="N", help="print N missed questions, sorted by kind")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
+    ablate(args.without)
     conversations = load(Path(args.data))
     if args.conversations:
         conversations = conversations[: args.conversations]
@@ -171,12 +228,13 @@ def main() -> None:
         hits = {m: dict.fromkeys(KS, 0) for m in methods}
         by_category: dict[object, list[int]] = {}
         latencies: list[float] = []
+        missed: list[tuple] = []
         total = 0
         with Store(path) as store:
             for conv in conversations:
                 project = f"locomo-{conv['sample_id']}"
                 filters = Filters(kinds=("observation",), project=project)
-                for question, evidence, category in questions_of(conv):
+                for number, (question, evidence, category) in enumerate(questions_of(conv)):
                     total += 1
                     wanted = {f"{project}/{e}" for e in evidence}
                     started = time.perf_counter()
@@ -191,11 +249,18 @@ def main() -> None:
                     cat = by_category.setdefault(category, [0, 0])
                     cat[0] += 1
                     cat[1] += bool(wanted & set(ranked["skillbox mem search"][:10]))
+                    ours = ranked["skillbox mem search"]
+                    if not wanted & set(ours[:10]):
+                        missed.append((project, number, category, question, sorted(wanted), ours))
+            texts = dict(store.conn.execute("SELECT id, subtitle || ': ' || title FROM observations"))
     recall = {m: {k: hits[m][k] / total for k in KS} for m in methods}
     if args.json:
-        print(json.dumps({"questions": total, "recall": recall, "oracle_at_10": ORACLE}, indent=2))
+        figures = {"questions": total, "without": args.without, "recall": recall, "oracle_at_10": ORACLE}
+        print(json.dumps(figures, indent=2))
         return
     print(f"LoCoMo retrieval: {len(conversations)} conversations, {len(ids):,} turns, {total:,} questions")
+    if args.without:
+        print("ablated: " + "; ".join(f"{rule} ({ABLATIONS[rule]})" for rule in args.without))
     print(f"{'method':<26} {'recall@5':>9} {'recall@10':>10}  {'oracle @10':>10}  ratio @10 vs FTS5 OR")
     base = recall["fts5 OR (porter)"][10] or 1.0
     for m in methods:
@@ -207,6 +272,8 @@ def main() -> None:
             f"{c}: {h / n:.3f} (n={n})" for c, (n, h) in sorted(by_category.items(), key=lambda item: str(item[0]))
         )
     )
+    if args.misses:
+        print_misses(missed, {ident: texts.get(row, "") for row, ident in ids.items()}, args.misses)
     print(
         f"search latency in-process: p50 {statistics.median(latencies):.1f} ms, "
         f"p95 {sorted(latencies)[int(len(latencies) * 0.95)]:.1f} ms"

@@ -256,3 +256,99 @@ def test_messages_in_chinese_by_setting_or_from_the_prompts(home, project_dir, m
     monkeypatch.chdir(project_dir)
     out = CliRunner().invoke(cli, ["mem", "search", "不存在的词"]).output
     assert out.strip() == "没有与 '不存在的词' 匹配的记忆。"
+
+
+def test_a_date_in_the_query_favours_records_from_then(store):
+    from skillbox.mem import capture
+    from skillbox.mem.observe import Observation
+    from skillbox.mem.store import now_iso
+
+    def at(title, day):
+        def write():
+            return capture.insert_observation(
+                store.conn,
+                Observation("note", title),
+                session_id=None,
+                project="alpha",
+                prompt_number=None,
+                origin="test",
+                created_at=now_iso(day),
+            )
+
+        return store.write(write)
+
+    november = at("Rotated the signing key of the auth service, as the yearly audit asked", 1793664000)  # 2026-11-03
+    newer = at("Auth signing key rotated again", 1796342400)  # 2026-12-04
+    assert refs(search(store, "auth signing key"))[0] == f"#{newer}"  # without a date: the better match
+    assert refs(search(store, "auth signing key on 3 November 2026"))[0] == f"#{november}"
+    assert refs(search(store, "auth signing key 2026-11-04"))[0] == f"#{november}"  # within the padding
+    assert set(refs(search(store, "auth signing key 2026-11-04"))) == {f"#{november}", f"#{newer}"}  # none lost
+    # A --since/--until filter outside the date's span still filters; the date then only adds nothing.
+    late = Filters(since="2026-12-01")
+    assert refs(search(store, "auth signing key on 3 November 2026", late)) == [f"#{newer}"]
+
+
+def _session_turns(store, texts, session="chat-1", project="alpha"):
+    from skillbox.mem import capture
+    from skillbox.mem.observe import Observation
+    from skillbox.mem.store import now_iso
+
+    def write():
+        store.conn.execute(
+            "INSERT INTO sessions (session_id, project, started_at) VALUES (?, ?, ?)", (session, project, now_iso())
+        )
+        return [
+            capture.insert_observation(
+                store.conn,
+                Observation(kind, text),
+                session_id=session,
+                project=project,
+                prompt_number=None,
+                origin="test",
+                created_at=now_iso(1793664000 + i * 30),
+            )
+            for i, (kind, text) in enumerate(texts)
+        ]
+
+    return store.write(write)
+
+
+def test_a_hit_that_asks_a_question_brings_the_next_record_of_its_session(store):
+    asked, answer, _later = _session_turns(
+        store,
+        [
+            ("note", "How long have you been doing yoga?"),
+            ("note", "Three years now, it keeps me calm."),
+            ("note", "Unrelated: the parser release is out."),
+        ],
+    )
+    result = search(store, "how long yoga")
+    assert refs(result) == [f"#{asked}", f"#{answer}"]
+    assert [h.match for h in result.hits] == ["all", "reply"]
+    assert search(store, "how long yoga").to_dict()["results"][1]["match"] == "reply"
+    assert refs(search(store, "how long yoga", limit=1)) == [f"#{asked}"]  # the page size holds
+    # The reply must pass the same filters: a type filter that excludes it leaves the question alone.
+    assert refs(search(store, "how long yoga", Filters(kinds=("observation",), obs_types=("note",)))) == refs(result)
+    assert refs(search(store, "how long yoga", Filters(kinds=("observation",), until="2026-11-02"))) == []
+
+
+def test_a_question_mark_inside_a_record_is_not_a_question(store):
+    fetched, _next = _session_turns(
+        store,
+        [("fetch", "Fetched https://docs.example/search?q=yoga for the retry docs"), ("note", "Retry docs read.")],
+    )
+    assert refs(search(store, "yoga")) == [f"#{fetched}"]
+
+
+def test_a_reply_further_down_the_page_moves_up_behind_its_question(store):
+    asked, answer, other = _session_turns(
+        store,
+        [
+            ("note", "Which queue does the worker read, redis or sqs?"),
+            ("note", "Redis, as decided in review; sqs was dropped for its cost."),
+            ("note", "Worker restarted after the deploy of the worker queue."),
+        ],
+    )
+    result = search(store, "worker queue sqs")
+    assert refs(result) == [f"#{asked}", f"#{answer}", f"#{other}"]  # by score alone: asked, other, answer
+    assert [h.match for h in result.hits] == ["all", "any", "any"]  # moved, not re-labelled: it matched a word

@@ -130,3 +130,69 @@ def query_terms(text: str) -> list[Term]:
 def expression(terms: list[Term], operator: str) -> str:
     """FTS5 query joining the terms with AND or OR; every form is quoted, so no syntax error is possible."""
     return f" {operator} ".join(term.expression() for term in terms)
+
+
+# -- dates ------------------------------------------------------------------------------------------------------
+
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october")
+_MONTHS += ("november", "december")
+_MONTH = r"(" + "|".join([*_MONTHS] + [m[:3] for m in _MONTHS if m != "may"]) + r")\.?"  # full names first
+_YEAR = r"(?:19|20)\d{2}"  # four digits that read as a year of this era, not any number
+_DATE_PATTERNS = None
+# A stated date seldom matches a record's time to the day: the work happened the day before, the note was written
+# the day after. Records within this many days of the date's span count as "from then".
+DATE_PAD_DAYS = 3
+
+
+def _date_patterns():
+    global _DATE_PATTERNS
+    if _DATE_PATTERNS is None:
+        _DATE_PATTERNS = [
+            ("ymd", re.compile(rf"\b({_YEAR})-(\d{{2}})-(\d{{2}})\b")),
+            ("dmy", re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)? {_MONTH},? ({_YEAR})\b", re.I)),
+            ("mdy", re.compile(rf"\b{_MONTH} (\d{{1,2}})(?:st|nd|rd|th)?,? ({_YEAR})\b", re.I)),
+            ("ym", re.compile(rf"\b({_YEAR})-(\d{{2}})\b(?!-)")),
+            ("my", re.compile(rf"\b{_MONTH},? ({_YEAR})\b", re.I)),
+        ]
+    return _DATE_PATTERNS
+
+
+def _month(name: str) -> int:
+    name = name.lower().rstrip(".")
+    return next(i for i, m in enumerate(_MONTHS, 1) if m.startswith(name))
+
+
+def dated(text: str) -> tuple[str, str | None, str | None]:
+    """The query without its first calendar date, and that date's span widened by DATE_PAD_DAYS, as ISO bounds.
+
+    "What did we change in auth on 3 November 2026?" -> ("What did we change in auth on ?", "2026-10-31",
+    "2026-11-06T23:59:59.999Z"). Understood: 2026-11-03, 3 November 2026, November 3, 2026, Nov 3 2026, 2026-11,
+    November 2026. A date is when something happened, not a word to find: no record says "November 2026", and its
+    digits would match unrelated numbers; search uses the span to favour records from then (see search.py). A bare
+    year or month name is left as a word: "may" is mostly a verb, and "2026" may well be written in a record.
+    No date, or one that is not a real day: (text, None, None).
+    """
+    for shape, pattern in _date_patterns():
+        match = pattern.search(text or "")
+        if not match:
+            continue
+        import datetime as dt  # only now: its import costs a `skillbox mem search` process several ms
+
+        groups = match.groups()
+        try:
+            if shape == "ymd":
+                first = last = dt.date(int(groups[0]), int(groups[1]), int(groups[2]))
+            elif shape == "dmy":
+                first = last = dt.date(int(groups[2]), _month(groups[1]), int(groups[0]))
+            elif shape == "mdy":
+                first = last = dt.date(int(groups[2]), _month(groups[0]), int(groups[1]))
+            else:  # a whole month
+                year, month = (int(groups[0]), int(groups[1])) if shape == "ym" else (int(groups[1]), _month(groups[0]))
+                first = dt.date(year, month, 1)
+                last = dt.date(year + month // 12, month % 12 + 1, 1) - dt.timedelta(days=1)
+            pad = dt.timedelta(days=DATE_PAD_DAYS)
+            since, until = (first - pad).isoformat(), (last + pad).isoformat()
+        except (ValueError, OverflowError):
+            continue  # 2026-13-45, 31 February: not a date
+        return text[: match.start()] + text[match.end() :], since, f"{until}T23:59:59.999Z"
+    return text, None, None

@@ -22,7 +22,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 
 from skillbox.errors import NotFoundError, UsageError
-from skillbox.mem.query import Term, query_terms
+from skillbox.mem.query import Term, dated, query_terms
 from skillbox.mem.query import expression as query_expression
 from skillbox.mem.store import Store, now_iso
 
@@ -49,6 +49,9 @@ MAX_COUNT = 1_000_000  # most hits or neighbours a caller (CLI, MCP tool) may as
 MAX_ID = 2**63 - 1  # SQLite's largest integer: a bigger id cannot be in memory (and cannot be bound to a query)
 # A query term matching at most this many rows of a kind is rare: all of its rows are ranked, not only the newest.
 RARE_TERM_MATCHES = 200
+# A query naming a date ("on 3 November 2026") ranks records from about then this many times higher (bm25 scores
+# are multiplied); other records still come, after them unless they match much better. See query.dated.
+DATE_BOOST = 2.0
 _TERM = re.compile(r"\w+", re.UNICODE)
 _REF = re.compile(r"^\s*(#|S|P)?(\d+)\s*$", re.I)
 _RELATIVE = re.compile(r"^(\d+)\s*([hdwm])$", re.I)
@@ -64,7 +67,7 @@ class Hit:
     project: str
     tokens: int
     score: float | None = None
-    match: str = ""  # "all" terms, "any" term, or "" (no query)
+    match: str = ""  # "all" terms, "any" term, "reply" (follows a hit that asks, see _with_replies), "" (no query)
 
     @property
     def ref(self) -> str:
@@ -406,6 +409,66 @@ def _with_rare_rows(store: Store, q, source: str, where: list, params: list, win
     return [dict(found[ident], score=score) for ident, score in best if ident in found]
 
 
+def _within(filters: Filters, since: str | None, until: str | None) -> Filters | None:
+    """`filters` narrowed to the query's date span, or None without a date or when the two do not overlap."""
+    if since is None or until is None:
+        return None
+    since = max(since, filters.since or since)
+    until = min(until, filters.until or until)
+    if since > until:
+        return None
+    return Filters(filters.kinds, filters.obs_types, filters.project, since, until, filters.file, filters.concept)
+
+
+def _favour_dated(rows: list, dated_rows: list) -> list:
+    """All rows by score, the dated ones (also ranked within the date span) with theirs multiplied by DATE_BOOST.
+
+    The span gets its own ranking so that its rows are not lost beyond the newest-first window of a broad query.
+    """
+    merged = {row["id"]: row for row in rows}
+    for row in dated_rows:
+        merged[row["id"]] = dict(row, score=row["score"] * DATE_BOOST)
+    return sorted(merged.values(), key=lambda row: (row["score"], -row["id"]))
+
+
+def _with_replies(store: Store, hits: list[Hit], filters: Filters, limit: int) -> list[Hit]:
+    """Each observation hit that asks a question ("…?") followed by the next observation of its session.
+
+    The words of a question are in the question, the answer is what came next ("How long have you been doing
+    yoga?" - "Three years now."): ranking finds the first and not the second. The reply takes a place on the page
+    (the last hits drop off) unless it is already on it; it must pass the same filters. A record that only mentions
+    a question mark (a URL with a query string) does not ask one: only a title ending in "?" counts.
+    """
+    ids = [hit.id for hit in hits if hit.kind == "observation"]
+    asking = {  # the full title: a hit's own is cut to 100 characters
+        row[0]
+        for row in store.conn.execute(
+            f"SELECT id FROM observations WHERE id IN ({','.join('?' * len(ids))}) AND rtrim(title) LIKE '%?'", ids
+        )
+    }
+    if not asking:
+        return hits
+    q = _kind_query("observation", filters)
+    if q is None:
+        return hits
+    where = " AND ".join(["o.session_id = (SELECT session_id FROM observations WHERE id = ?)", "o.id > ?", *q.where])
+    sql = f"{q.select} FROM {q.source} WHERE {where} ORDER BY o.id LIMIT 1"
+    later = {hit.id: hit for hit in hits if hit.kind == "observation"}
+    shown: set[tuple[str, int]] = set()
+    out: list[Hit] = []
+    for hit in hits:
+        if (hit.kind, hit.id) in shown:
+            continue  # a reply moved up already
+        out.append(hit)
+        shown.add((hit.kind, hit.id))
+        if hit.kind == "observation" and hit.id in asking:
+            row = store.conn.execute(sql, [hit.id, hit.id, *q.params]).fetchone()
+            if row is not None and ("observation", row["id"]) not in shown:
+                shown.add(("observation", row["id"]))
+                out.append(later.get(row["id"]) or _row_hit(row, "reply"))  # on the page further down: moved up
+    return out[:limit]
+
+
 def _row_hit(row, match: str) -> Hit:
     title = " ".join((row["title"] or "").split())
     return Hit(
@@ -451,7 +514,9 @@ def search(store: Store, query: str = "", filters: Filters | None = None, *, lim
     # Rows with every term first; only if they leave the page short, rows with some term fill the missing slots.
     # A row's bm25 is the same under AND and OR (it sums over the query's terms), so the two groups rank alike.
     shown: dict[str, list[int]] = {}
-    wanted = query_terms(query)
+    undated, since, until = dated(query)
+    wanted = query_terms(undated) or query_terms(query)
+    then = _within(filters, since, until)
     present = {kind: _present_forms(store, _KIND_TABLE[kind], wanted) for kind in filters.kinds}
     modes = [("all", "AND")] + ([("any", "OR")] if len(wanted) > 1 else [])
     for mode, operator in modes:
@@ -463,13 +528,18 @@ def search(store: Store, query: str = "", filters: Filters | None = None, *, lim
                 continue  # no record of this kind has some word (AND) or any word (OR)
             expression = query_expression(terms, operator)
             rare = terms if operator == "OR" else ()
-            rows += _ranked(store, kind, filters, expression, missing, shown.get(kind, ()), rare)
+            found = _ranked(store, kind, filters, expression, missing, shown.get(kind, ()), rare)
+            if then is not None:
+                found = _favour_dated(found, _ranked(store, kind, then, expression, missing, shown.get(kind, ()), rare))
+            rows += found
         rows.sort(key=lambda r: r["score"])
         for row in rows[:missing]:
             shown.setdefault(row["kind"], []).append(row["id"])
             result.hits.append(_row_hit(row, mode))
         if len(result.hits) >= limit:
             break
+    if any(hit.kind == "observation" for hit in result.hits):
+        result.hits = _with_replies(store, result.hits, filters, limit)
     if not result.hits or any(hit.match == "any" for hit in result.hits):
         result.language = _language(store, filters.project)  # only then does format_search print a message
     return result
