@@ -181,3 +181,34 @@ def test_odd_configs_never_break_the_build(project):
     assert "external:typescript:dup" in imports  # two packages of one name: not ours to pick
     assert "external:typescript:a" in imports and "external:typescript:@x/x" in imports
     assert "invalid_config" not in result.summary["skipped"]
+
+
+def test_hostile_configs_are_skipped_with_a_reason_never_a_traceback(project):
+    """Nesting deeper than a parser's stack, a JSONC integer orjson cannot write back, a huge JSONC file and a
+    YAML alias bomb in pnpm-workspace.yaml: each one skipped (or read for its globs only), the build goes on."""
+    deep_exports: object = "./index.js"
+    for _ in range(300):  # valid JSON that orjson reads (limit 1024) but cannot write back (limit 254)
+        deep_exports = {"import": deep_exports}
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{n}: &{n} [{', '.join([f'*{p}'] * 9)}]\n" for p, n in zip("abcdef", "bcdefg", strict=True)
+    )
+    root = project(
+        {
+            "package.json": json.dumps({"name": "root"}),
+            "pnpm-workspace.yaml": bomb + "packages: [*g, 'libs/*']\n",
+            "libs/deep/package.json": '{"name": "deep", "a": ' + "[" * 3000 + "]" * 3000 + "}",
+            "libs/deeper/package.json": json.dumps({"name": "deeper", "exports": deep_exports}),
+            "libs/big/tsconfig.json": '{ // JSONC\n "compilerOptions": { "baseUrl": 123456789012345678901234567890 } }',
+            "libs/huge/tsconfig.json": "{ // JSONC\n" + " " * 70_000 + '"compilerOptions": {} }',
+            "libs/ok/package.json": json.dumps({"name": "ok", "main": "index.js"}),
+            "libs/ok/index.js": "export function ok() { return 1; }\n",
+            "main.ts": "import { ok } from 'ok';\nexport function m() { ok(); }\n",
+        }
+    )
+    result = build_graph(root, jobs=1)
+    skipped = result.summary["skipped_files"]
+    assert sorted(skipped["invalid_config"]) == ["libs/big/tsconfig.json", "libs/deep/package.json",
+                                                 "libs/deeper/package.json"]  # fmt: skip
+    assert skipped["too_large"] == ["libs/huge/tsconfig.json"]
+    ok = imports_of(read_graph(result.out_dir), "main.ts")["libs/ok/index.js"]
+    assert ok["confidence"] == "EXTRACTED"  # listed by the bombed YAML's one glob, which was still read
