@@ -212,3 +212,42 @@ def test_hostile_configs_are_skipped_with_a_reason_never_a_traceback(project):
     assert skipped["too_large"] == ["libs/huge/tsconfig.json"]
     ok = imports_of(read_graph(result.out_dir), "main.ts")["libs/ok/index.js"]
     assert ok["confidence"] == "EXTRACTED"  # listed by the bombed YAML's one glob, which was still read
+
+
+def test_package_targets_follow_node_rules_not_a_nearby_file(project):
+    """An `imports` target without `./` names a package (Node and the checker resolve it as one, here the
+    workspace package `logger`), never the file of that name beside the package.json; an `exports` target
+    without `./` is invalid and maps nowhere."""
+    root = project(
+        {
+            "package.json": json.dumps({"name": "root", "workspaces": ["packages/*"]}),
+            "packages/app/package.json": json.dumps({"name": "app", "imports": {"#log": "logger"}}),
+            "packages/app/logger.js": "export function local() { return 1; }\n",
+            "packages/app/main.js": "import { log } from '#log';\nexport function m() { log(); }\n",
+            "packages/logger/package.json": json.dumps({"name": "logger", "exports": "./index.js"}),
+            "packages/logger/index.js": "export function log() { return 1; }\n",
+            "packages/bad/package.json": json.dumps({"name": "bad", "exports": {".": "index.js"}}),
+            "packages/bad/index.js": "export function b() { return 1; }\n",
+            "packages/app/uses_bad.js": "import { b } from 'bad';\nexport function u() { b(); }\n",
+        }
+    )
+    g = read_graph(build_graph(root, jobs=1).out_dir)
+    log = imports_of(g, "packages/app/main.js")
+    assert "packages/app/logger.js" not in log
+    assert log["packages/logger/index.js"]["confidence"] == "EXTRACTED"
+    bad = imports_of(g, "packages/app/uses_bad.js")
+    assert "packages/bad/index.js" not in bad or bad["packages/bad/index.js"]["confidence"] != "EXTRACTED"
+
+
+def test_tsconfig_paths_written_with_backslashes_resolve_as_tsc_does(project):
+    """tsc normalizes `\\` to `/` in `paths`, `baseUrl` and `extends` (a config written on Windows)."""
+    root = project(
+        {
+            "tsconfig.base.json": '{ "compilerOptions": { "paths": { "@lib/*": ["libs\\\\shared\\\\*"] } } }',
+            "apps/tsconfig.json": '{ "extends": "..\\\\tsconfig.base.json" }',
+            "libs/shared/format.ts": "export function format() { return 1; }\n",
+            "apps/main.ts": "import { format } from '@lib/format';\nexport function m() { format(); }\n",
+        }
+    )
+    imports = imports_of(read_graph(build_graph(root, jobs=1).out_dir), "apps/main.ts")
+    assert imports["libs/shared/format.ts"]["reason"] == "tsconfig.base.json paths '@lib/*'"
