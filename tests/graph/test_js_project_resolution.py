@@ -217,7 +217,8 @@ def test_hostile_configs_are_skipped_with_a_reason_never_a_traceback(project):
 def test_package_targets_follow_node_rules_not_a_nearby_file(project):
     """An `imports` target without `./` names a package (Node and the checker resolve it as one, here the
     workspace package `logger`), never the file of that name beside the package.json; an `exports` target
-    without `./` is invalid and maps nowhere."""
+    without `./` is invalid and maps nowhere, and so does a condition mapped to `null`; conditions count in the
+    order they are written."""
     root = project(
         {
             "package.json": json.dumps({"name": "root", "workspaces": ["packages/*"]}),
@@ -229,14 +230,28 @@ def test_package_targets_follow_node_rules_not_a_nearby_file(project):
             "packages/bad/package.json": json.dumps({"name": "bad", "exports": {".": "index.js"}}),
             "packages/bad/index.js": "export function b() { return 1; }\n",
             "packages/app/uses_bad.js": "import { b } from 'bad';\nexport function u() { b(); }\n",
+            # `import: null` under the checker's conditions: not exported to an import, whatever `default` says
+            "packages/cjs/package.json": json.dumps({"name": "cjs", "exports": {"import": None, "default": "./c.js"}}),
+            "packages/cjs/c.js": "export function c() { return 1; }\n",
+            "packages/app/uses_cjs.js": "import { c } from 'cjs';\nexport function u() { c(); }\n",
+            # both builds committed: the first matching condition in written order is the one imported
+            "packages/dual/package.json": json.dumps(
+                {"name": "dual", "exports": {"import": "./index.mjs", "default": "./index.cjs"}}
+            ),
+            "packages/dual/index.mjs": "export function esm() { return 1; }\n",
+            "packages/dual/index.cjs": "exports.cjs = function cjs() { return 1; };\n",
+            "packages/app/uses_dual.js": "import { esm } from 'dual';\nexport function u() { esm(); }\n",
         }
     )
     g = read_graph(build_graph(root, jobs=1).out_dir)
     log = imports_of(g, "packages/app/main.js")
     assert "packages/app/logger.js" not in log
     assert log["packages/logger/index.js"]["confidence"] == "EXTRACTED"
-    bad = imports_of(g, "packages/app/uses_bad.js")
-    assert "packages/bad/index.js" not in bad or bad["packages/bad/index.js"]["confidence"] != "EXTRACTED"
+    dual = imports_of(g, "packages/app/uses_dual.js")
+    assert dual["packages/dual/index.mjs"]["confidence"] == "EXTRACTED" and "packages/dual/index.cjs" not in dual
+    for importer, target in (("uses_bad.js", "packages/bad/index.js"), ("uses_cjs.js", "packages/cjs/c.js")):
+        edges = imports_of(g, f"packages/app/{importer}")
+        assert target not in edges or edges[target]["confidence"] != "EXTRACTED", importer
 
 
 def test_tsconfig_paths_written_with_backslashes_resolve_as_tsc_does(project):

@@ -90,14 +90,23 @@ def _star_match(patterns, key: str) -> tuple[str, str] | None:
 
 def _targets(value, star: str, folder: bool = False) -> list[str]:
     """Every target a package.json `exports`/`imports` value lists for the checker's conditions, in their written
-    order."""
+    order, up to a `null` the conditions reach (Node and the checker stop there: "explicitly not exported")."""
+    out: list[str] = []
+    _collect(value, star, folder, out)
+    return out
+
+
+def _collect(value, star: str, folder: bool, out: list[str]) -> bool:
+    """Appends `value`'s targets to `out`; False once a matched `null` ends the lookup."""
+    if value is None:
+        return False
     if isinstance(value, str):
-        return [value + star if folder else value.replace("*", star)]
-    if isinstance(value, list):
-        return [t for item in value for t in _targets(item, star, folder)]
-    if isinstance(value, dict):
-        return [t for cond, item in value.items() if cond in CONDITIONS for t in _targets(item, star, folder)]
-    return []
+        out.append(value + star if folder else value.replace("*", star))
+    elif isinstance(value, list):
+        return all(_collect(item, star, folder, out) for item in value)
+    elif isinstance(value, dict):
+        return all(_collect(item, star, folder, out) for cond, item in value.items() if cond in CONDITIONS)
+    return True
 
 
 class ProjectModules:

@@ -103,7 +103,7 @@ def extract_project(data: bytes):
     if fields is None:
         return None, "invalid_config"
     try:
-        doc = orjson.dumps(fields, option=orjson.OPT_SORT_KEYS).decode()
+        doc = orjson.dumps(fields).decode()  # in written order: the first matching `exports` condition wins
     except orjson.JSONEncodeError:  # nested deeper than 254 levels, or a JSONC integer beyond 64 bits
         return None, "invalid_config"
     interface = hashlib.blake2b(f"{PROJECT_LANG}\0{doc}".encode(), digest_size=12).hexdigest()
