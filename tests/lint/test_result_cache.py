@@ -168,3 +168,19 @@ def test_two_checkouts_of_one_version_do_not_share_entries(tmp_path):
     assert "does not exist" in ours
     assert run(other, "--cache") == run(other) != ours
     assert run(TOOLS, "--cache") == ours
+
+
+def test_an_entry_stored_by_one_entry_point_is_a_hit_for_another(tmp_path):
+    """`python -m skillbox lint p` (arguments from sys.argv) and a script calling `main(["lint", "p", "--cache"])`
+    (arguments from code constants) build equal keys: the entry's file name must come from the key's value, not
+    from marshal's bytes, which differ with the strings' interning and reference counts."""
+    write(tmp_path / "p" / "index.html", composition(LOGO))
+    env = dict(os.environ, PYTHONPATH=str(TOOLS), SKILLBOX_LINT_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("SKILLBOX_DEBUG", None)
+    stored = subprocess.run([sys.executable, "-P", "-m", "skillbox", "lint", "p", "--cache"], cwd=tmp_path, env=env,
+                            capture_output=True, text=True)  # fmt: skip
+    script = PROBE.replace('main(["lint", *sys.argv[1:]])', 'main(["lint", "p", "--cache"])')
+    proc = subprocess.run([sys.executable, "-P", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert proc.stdout == stored.stdout
+    assert "skillbox.lint.engine" not in proc.stderr.rpartition("\nMODULES ")[2].split()
+    assert len(list((tmp_path / "cache").iterdir())) == 1

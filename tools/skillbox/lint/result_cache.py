@@ -106,7 +106,9 @@ def _unchanged(kind: str, path: str, stored) -> bool:
 
 
 def _entry_path(key: tuple) -> str:
-    blob = marshal.dumps(key)
+    # From the key's text: marshal's bytes for an equal key differ with its strings' interning and reference
+    # counts (arguments from sys.argv or from code constants), which would file one run under several names.
+    blob = repr(key).encode("utf-8", "surrogateescape")
     return os.path.join(cache_dir(), f"{zlib.crc32(blob):08x}{zlib.adler32(blob):08x}.bin")
 
 
