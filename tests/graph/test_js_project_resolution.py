@@ -181,3 +181,88 @@ def test_odd_configs_never_break_the_build(project):
     assert "external:typescript:dup" in imports  # two packages of one name: not ours to pick
     assert "external:typescript:a" in imports and "external:typescript:@x/x" in imports
     assert "invalid_config" not in result.summary["skipped"]
+
+
+def test_hostile_configs_are_skipped_with_a_reason_never_a_traceback(project):
+    """Nesting deeper than a parser's stack, a JSONC integer orjson cannot write back, a huge JSONC file and a
+    YAML alias bomb in pnpm-workspace.yaml: each one skipped (or read for its globs only), the build goes on."""
+    deep_exports: object = "./index.js"
+    for _ in range(300):  # valid JSON that orjson reads (limit 1024) but cannot write back (limit 254)
+        deep_exports = {"import": deep_exports}
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{n}: &{n} [{', '.join([f'*{p}'] * 9)}]\n" for p, n in zip("abcdef", "bcdefg", strict=True)
+    )
+    root = project(
+        {
+            "package.json": json.dumps({"name": "root"}),
+            "pnpm-workspace.yaml": bomb + "packages: [*g, 'libs/*']\n",
+            "libs/deep/package.json": '{"name": "deep", "a": ' + "[" * 3000 + "]" * 3000 + "}",
+            "libs/deeper/package.json": json.dumps({"name": "deeper", "exports": deep_exports}),
+            "libs/big/tsconfig.json": '{ // JSONC\n "compilerOptions": { "baseUrl": 123456789012345678901234567890 } }',
+            "libs/huge/tsconfig.json": "{ // JSONC\n" + " " * 70_000 + '"compilerOptions": {} }',
+            "libs/ok/package.json": json.dumps({"name": "ok", "main": "index.js"}),
+            "libs/ok/index.js": "export function ok() { return 1; }\n",
+            "main.ts": "import { ok } from 'ok';\nexport function m() { ok(); }\n",
+        }
+    )
+    result = build_graph(root, jobs=1)
+    skipped = result.summary["skipped_files"]
+    assert sorted(skipped["invalid_config"]) == ["libs/big/tsconfig.json", "libs/deep/package.json",
+                                                 "libs/deeper/package.json"]  # fmt: skip
+    assert skipped["too_large"] == ["libs/huge/tsconfig.json"]
+    ok = imports_of(read_graph(result.out_dir), "main.ts")["libs/ok/index.js"]
+    assert ok["confidence"] == "EXTRACTED"  # listed by the bombed YAML's one glob, which was still read
+
+
+def test_package_targets_follow_node_rules_not_a_nearby_file(project):
+    """An `imports` target without `./` names a package (Node and the checker resolve it as one, here the
+    workspace package `logger`), never the file of that name beside the package.json; an `exports` target
+    without `./` is invalid and maps nowhere, and so does a condition mapped to `null`; conditions count in the
+    order they are written."""
+    root = project(
+        {
+            "package.json": json.dumps({"name": "root", "workspaces": ["packages/*"]}),
+            "packages/app/package.json": json.dumps({"name": "app", "imports": {"#log": "logger"}}),
+            "packages/app/logger.js": "export function local() { return 1; }\n",
+            "packages/app/main.js": "import { log } from '#log';\nexport function m() { log(); }\n",
+            "packages/logger/package.json": json.dumps({"name": "logger", "exports": "./index.js"}),
+            "packages/logger/index.js": "export function log() { return 1; }\n",
+            "packages/bad/package.json": json.dumps({"name": "bad", "exports": {".": "index.js"}}),
+            "packages/bad/index.js": "export function b() { return 1; }\n",
+            "packages/app/uses_bad.js": "import { b } from 'bad';\nexport function u() { b(); }\n",
+            # `import: null` under the checker's conditions: not exported to an import, whatever `default` says
+            "packages/cjs/package.json": json.dumps({"name": "cjs", "exports": {"import": None, "default": "./c.js"}}),
+            "packages/cjs/c.js": "export function c() { return 1; }\n",
+            "packages/app/uses_cjs.js": "import { c } from 'cjs';\nexport function u() { c(); }\n",
+            # both builds committed: the first matching condition in written order is the one imported
+            "packages/dual/package.json": json.dumps(
+                {"name": "dual", "exports": {"import": "./index.mjs", "default": "./index.cjs"}}
+            ),
+            "packages/dual/index.mjs": "export function esm() { return 1; }\n",
+            "packages/dual/index.cjs": "exports.cjs = function cjs() { return 1; };\n",
+            "packages/app/uses_dual.js": "import { esm } from 'dual';\nexport function u() { esm(); }\n",
+        }
+    )
+    g = read_graph(build_graph(root, jobs=1).out_dir)
+    log = imports_of(g, "packages/app/main.js")
+    assert "packages/app/logger.js" not in log
+    assert log["packages/logger/index.js"]["confidence"] == "EXTRACTED"
+    dual = imports_of(g, "packages/app/uses_dual.js")
+    assert dual["packages/dual/index.mjs"]["confidence"] == "EXTRACTED" and "packages/dual/index.cjs" not in dual
+    for importer, target in (("uses_bad.js", "packages/bad/index.js"), ("uses_cjs.js", "packages/cjs/c.js")):
+        edges = imports_of(g, f"packages/app/{importer}")
+        assert target not in edges or edges[target]["confidence"] != "EXTRACTED", importer
+
+
+def test_tsconfig_paths_written_with_backslashes_resolve_as_tsc_does(project):
+    """tsc normalizes `\\` to `/` in `paths`, `baseUrl` and `extends` (a config written on Windows)."""
+    root = project(
+        {
+            "tsconfig.base.json": '{ "compilerOptions": { "paths": { "@lib/*": ["libs\\\\shared\\\\*"] } } }',
+            "apps/tsconfig.json": '{ "extends": "..\\\\tsconfig.base.json" }',
+            "libs/shared/format.ts": "export function format() { return 1; }\n",
+            "apps/main.ts": "import { format } from '@lib/format';\nexport function m() { format(); }\n",
+        }
+    )
+    imports = imports_of(read_graph(build_graph(root, jobs=1).out_dir), "apps/main.ts")
+    assert imports["libs/shared/format.ts"]["reason"] == "tsconfig.base.json paths '@lib/*'"

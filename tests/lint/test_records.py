@@ -120,3 +120,19 @@ def test_unsupported_forms_fail_at_declaration():
         @records.dataclass
         class Child(Base):
             b: int
+
+
+@pytest.mark.parametrize("module", [dataclasses, records], ids=["dataclasses", "records"])
+def test_a_mutable_default_fails_at_declaration_as_in_dataclasses(module):
+    """A list default would be one list shared by every instance; dataclasses refuses it, so must the subset."""
+    with pytest.raises(ValueError, match="default_factory"):
+
+        @module.dataclass
+        class Shared:
+            items: list = []  # noqa: RUF012
+
+    with pytest.raises(ValueError, match="default_factory"):
+
+        @module.dataclass(frozen=True)
+        class SharedField:
+            items: dict = module.field(default={}, compare=False)

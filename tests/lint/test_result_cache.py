@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 from skillbox.lint.samples import composition
 
@@ -91,3 +92,95 @@ def test_a_damaged_or_foreign_entry_lints_cold(tmp_path):
         entry.write_bytes(damaged)
         again = lint(tmp_path, "p", "--json", "--cache")
         assert again[:2] == cold[:2] and "skillbox.lint.engine" in again[2]
+
+
+def _coarse(real):
+    """`real` (os.stat / os.lstat) as seen on a file system that stamps times to the whole second."""
+
+    def stat(path, *args, **kwargs):
+        st = real(path, *args, **kwargs)
+        second = 1_000_000_000
+        return SimpleNamespace(st_mode=st.st_mode, st_size=st.st_size, st_ino=st.st_ino,
+                               st_mtime_ns=st.st_mtime_ns // second * second,
+                               st_ctime_ns=st.st_ctime_ns // second * second)  # fmt: skip
+
+    return stat
+
+
+def test_a_same_size_edit_within_the_same_second_lints_again(tmp_path, monkeypatch, capsys):
+    """On a file system that stamps to the second (ext4 with 128-byte inodes, HFS+, FAT, many network mounts) an
+    edit of the same size within that second keeps size, inode and both times: a stale hit was reproduced on a
+    loop-mounted `mkfs.ext4 -I 128` image. Simulated here by rounding down the times the cache reads."""
+    from skillbox.cli import lint_fast
+    from skillbox.lint import result_cache
+
+    monkeypatch.setattr(result_cache, "_real_stat", _coarse(os.stat))
+    monkeypatch.setattr(result_cache, "_real_lstat", _coarse(os.lstat))
+    monkeypatch.setenv("SKILLBOX_LINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+    page = tmp_path / "p" / "index.html"
+    page.parent.mkdir()
+    before, after = composition(LOGO), composition(LOGO.replace("logo.png", "logo.gif"))
+    assert len(before) == len(after)
+
+    def run(*args):
+        code = lint_fast.main(["p", "--json", *args])
+        return code, capsys.readouterr().out
+
+    page.write_text(before)
+    run()  # imports the linter, so the timed part below takes milliseconds
+    for _ in range(5):
+        while time.time() % 1 > 0.5:
+            time.sleep(0.01)
+        started = int(time.time())
+        page.write_text(before)
+        run("--cache")
+        page.write_text(after)
+        if int(time.time()) == started:
+            break
+    else:
+        raise AssertionError("could not lint and edit within one second")
+    cold = run()
+    assert "logo.gif" in cold[1]
+    assert run("--cache") == cold
+    assert run("--cache") == cold  # and the entry stored now is a hit that still prints the right thing
+
+
+def test_two_checkouts_of_one_version_do_not_share_entries(tmp_path):
+    """One interpreter, two skillbox trees of the same version (PYTHONPATH, git worktrees): a hit must come from
+    the code that would have run."""
+    import shutil
+
+    other = tmp_path / "other"
+    shutil.copytree(TOOLS / "skillbox", other / "skillbox", ignore=shutil.ignore_patterns("__pycache__"))
+    rules = other / "skillbox" / "lint" / "rules" / "project.py"
+    rules.write_text(rules.read_text().replace("{attr}={url} does not exist", "{attr}={url} is missing here"))
+    write(tmp_path / "p" / "index.html", composition(LOGO))
+    env = dict(os.environ, SKILLBOX_LINT_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("SKILLBOX_DEBUG", None)
+
+    def run(tools: Path, *args: str) -> str:
+        proc = subprocess.run([sys.executable, "-P", "-c", PROBE, "p", *args], cwd=tmp_path,
+                              env=dict(env, PYTHONPATH=str(tools)), capture_output=True, text=True)  # fmt: skip
+        return proc.stdout
+
+    ours = run(TOOLS, "--cache")
+    assert "does not exist" in ours
+    assert run(other, "--cache") == run(other) != ours
+    assert run(TOOLS, "--cache") == ours
+
+
+def test_an_entry_stored_by_one_entry_point_is_a_hit_for_another(tmp_path):
+    """`python -m skillbox lint p` (arguments from sys.argv) and a script calling `main(["lint", "p", "--cache"])`
+    (arguments from code constants) build equal keys: the entry's file name must come from the key's value, not
+    from marshal's bytes, which differ with the strings' interning and reference counts."""
+    write(tmp_path / "p" / "index.html", composition(LOGO))
+    env = dict(os.environ, PYTHONPATH=str(TOOLS), SKILLBOX_LINT_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("SKILLBOX_DEBUG", None)
+    stored = subprocess.run([sys.executable, "-P", "-m", "skillbox", "lint", "p", "--cache"], cwd=tmp_path, env=env,
+                            capture_output=True, text=True)  # fmt: skip
+    script = PROBE.replace('main(["lint", *sys.argv[1:]])', 'main(["lint", "p", "--cache"])')
+    proc = subprocess.run([sys.executable, "-P", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert proc.stdout == stored.stdout
+    assert "skillbox.lint.engine" not in proc.stderr.rpartition("\nMODULES ")[2].split()
+    assert len(list((tmp_path / "cache").iterdir())) == 1

@@ -8,7 +8,8 @@ about a sixth of a per-project run. This module covers exactly the subset the li
 `frozen=True`, `field(compare=False, repr=False)`. `__init__` is generated (one `exec` per class, as fast per
 instance as the dataclass one); `__eq__`, `__hash__` and `__repr__` compare, hash and print the tuple of field
 values the way the dataclass methods do. Anything outside that subset (inheritance from another record,
-`ClassVar`, a class defining its own `__eq__`...) raises at import, so it cannot silently behave differently.
+`ClassVar`, a class defining its own `__eq__`, a mutable default...) raises at import, so it cannot silently
+behave differently.
 tests/lint/test_records.py checks these classes against `dataclasses` itself.
 """
 
@@ -78,6 +79,10 @@ def _process(cls: type, eq: bool, frozen: bool) -> type:
             if name in own:
                 delattr(cls, name)
         elif spec.default is not _MISSING:
+            if spec.default.__class__.__hash__ is None:  # dataclasses' test: a list, dict or set shared by all
+                raise ValueError(
+                    f"mutable default {type(spec.default)} for field {name} is not allowed: use default_factory"
+                )
             namespace[f"_default_{name}"] = spec.default
             params.append(f"{name}=_default_{name}")
             assigned = name

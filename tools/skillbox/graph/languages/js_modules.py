@@ -41,6 +41,20 @@ def _join(directory: str, target: str) -> str | None:
     return None if joined == ".." or joined.startswith("../") else joined
 
 
+def _slashes(value: str) -> str:
+    """A tsconfig path as tsc reads it: `\\` is a separator (`normalizeSlashes`), whatever the platform."""
+    return value.replace("\\", "/")
+
+
+def _package_target(target: str) -> bool:
+    """Is this an `exports` / `imports` target Node and the checker follow to a file? It starts with `./`, and no
+    later segment is empty, `.`, `..` or `node_modules` (Node's "invalid package target"), also after `*` was
+    substituted: `pkg/../../x` must not walk out of the package."""
+    if not target.startswith("./"):
+        return False
+    return not any(part in ("", ".", "..") or part.lower() == "node_modules" for part in target[2:].split("/"))
+
+
 def _glob(pattern: str) -> re.Pattern:
     """A workspace glob (`packages/*`, `playground/**`) as a regex over folder paths."""
     out = []
@@ -76,14 +90,23 @@ def _star_match(patterns, key: str) -> tuple[str, str] | None:
 
 def _targets(value, star: str, folder: bool = False) -> list[str]:
     """Every target a package.json `exports`/`imports` value lists for the checker's conditions, in their written
-    order."""
+    order, up to a `null` the conditions reach (Node and the checker stop there: "explicitly not exported")."""
+    out: list[str] = []
+    _collect(value, star, folder, out)
+    return out
+
+
+def _collect(value, star: str, folder: bool, out: list[str]) -> bool:
+    """Appends `value`'s targets to `out`; False once a matched `null` ends the lookup."""
+    if value is None:
+        return False
     if isinstance(value, str):
-        return [value + star if folder else value.replace("*", star)]
-    if isinstance(value, list):
-        return [t for item in value for t in _targets(item, star, folder)]
-    if isinstance(value, dict):
-        return [t for cond, item in value.items() if cond in CONDITIONS for t in _targets(item, star, folder)]
-    return []
+        out.append(value + star if folder else value.replace("*", star))
+    elif isinstance(value, list):
+        return all(_collect(item, star, folder, out) for item in value)
+    elif isinstance(value, dict):
+        return all(_collect(item, star, folder, out) for cond, item in value.items() if cond in CONDITIONS)
+    return True
 
 
 class ProjectModules:
@@ -138,6 +161,7 @@ class ProjectModules:
             directory = posixpath.dirname(directory)
 
     def _extends(self, config: str, target: str) -> str | None:
+        target = _slashes(target)
         if target.startswith((".", "/")):
             stem = _join(posixpath.dirname(config), target)
             candidates = () if stem is None else (stem, stem + ".json", f"{stem}/tsconfig.json")
@@ -172,7 +196,7 @@ class ProjectModules:
         if isinstance(options, dict):
             directory = posixpath.dirname(config)
             if isinstance(options.get("baseUrl"), str):
-                base_url = _join(directory, options["baseUrl"])
+                base_url = _join(directory, _slashes(options["baseUrl"]))
             if isinstance(options.get("paths"), dict):
                 paths, paths_dir, paths_config = options["paths"], directory, config
         result = (paths, paths_dir, base_url, paths_config)
@@ -201,7 +225,7 @@ class ProjectModules:
                     targets = paths[pattern] if isinstance(paths[pattern], list) else ()
                     root = base_url if base_url is not None else paths_dir
                     for target in targets:
-                        stem = _join(root, target.replace("*", star)) if isinstance(target, str) else None
+                        stem = _join(root, _slashes(target).replace("*", star)) if isinstance(target, str) else None
                         found = self.probe(stem) if stem is not None else None
                         if found:
                             return found, {}, EXTRACTED, f"{paths_config} paths {pattern!r}"
@@ -223,10 +247,16 @@ class ProjectModules:
             return None
         pattern, star = matched
         targets = _targets(imports[pattern], star, pattern.endswith("/"))
-        found = self._first(posixpath.dirname(owner), targets)
-        if found is None:
-            return None
-        return found[0], {}, EXTRACTED, f"{owner} imports {pattern!r}"
+        entry = f"{owner} imports {pattern!r}"
+        found = self._first(posixpath.dirname(owner), [t for t in targets if _package_target(t)])
+        if found is not None:
+            return found[0], {}, EXTRACTED, entry
+        for target in targets:  # `"#log": "logger"` maps to a package, resolved as an import of it
+            if not target.startswith((".", "/", "#")) and _package_name(target)[0]:
+                via = self._package(target, owner)
+                if via is not None:
+                    return via[0], {}, via[2], f"{entry} -> {via[3]}"
+        return None
 
     def _package(self, module: str, owner: str | None) -> tuple | None:
         name, sub = _package_name(module)
@@ -253,7 +283,7 @@ class ProjectModules:
             if matched is None:
                 return None  # the package does not export that subpath
             pattern, star = matched
-            targets = _targets(table[pattern], star, pattern.endswith("/"))
+            targets = [t for t in _targets(table[pattern], star, pattern.endswith("/")) if _package_target(t)]
             entry = f"{manifest} exports {pattern!r}"
             found = self._first(folder, targets)
             if found is None:

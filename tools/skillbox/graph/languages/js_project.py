@@ -20,6 +20,10 @@ WORKSPACE_FILE = "pnpm-workspace.yaml"
 # What resolution needs; the rest (scripts, dependencies, compiler flags) would only make records bigger.
 PROJECT_KEYS = ("name", "exports", "imports", "main", "module", "types", "typings", "workspaces", "extends")
 COMPILER_KEYS = ("paths", "baseUrl")
+# What is not strict JSON is parsed in pure Python (json5, yaml); a real tsconfig.json or pnpm-workspace.yaml is a
+# few KB, and past this size such a file is skipped as "too_large" (strict JSON of any size is read).
+SLOW_PARSE_MAX_BYTES = 64 * 1024
+TOO_LARGE = "too_large"
 
 
 def is_project_file(name: str) -> bool:
@@ -30,21 +34,30 @@ def is_project_file(name: str) -> bool:
 
 
 def _load(data: bytes):
-    """JSON, else JSONC (by json5), else the `packages` list of a pnpm-workspace.yaml (which is never JSON)."""
+    """JSON, else JSONC (by json5), else the `packages` list of a pnpm-workspace.yaml (which is never JSON). None
+    when it is none of those, nests deeper than a parser's stack, or is too large for the pure-Python parsers."""
     import orjson
 
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError:
         pass
-    text = data.decode("utf-8", "replace").lstrip("\ufeff")
+    text = data.decode("utf-8", "replace")
+    if text.startswith("\ufeff"):  # a BOM: strict JSON after all, most of the time
+        text = text[1:]
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            pass
     if not text.strip():
         return {}  # an empty file (a fixture's pnpm-workspace.yaml): nothing to read, nothing wrong
+    if len(data) > SLOW_PARSE_MAX_BYTES:
+        return TOO_LARGE  # json5 reads ~70 KB/s: a megabyte of JSONC would hold the build for seconds
     import json5
 
     try:
         return json5.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return _workspace_yaml(text)
 
 
@@ -53,18 +66,22 @@ def _workspace_yaml(text: str):
 
     try:
         data = yaml.safe_load(text)
-    except yaml.YAMLError:
+    except (yaml.YAMLError, RecursionError):
         return None
     if not isinstance(data, dict):
         return None
     packages = data.get("packages")
-    return {"workspaces": packages} if isinstance(packages, list) else {}
+    if not isinstance(packages, list):
+        return {}
+    return {"workspaces": [glob for glob in packages if isinstance(glob, str)]}  # globs; nothing else is read
 
 
-def project_fields(data: bytes) -> dict | None:
+def project_fields(data: bytes) -> dict | str | None:
     """The fields of `PROJECT_KEYS` (and `compilerOptions.paths` / `baseUrl`) of one file, or None when it is
-    not a JSON (or JSONC, or workspace YAML) object."""
+    not a JSON (or JSONC, or workspace YAML) object, or `TOO_LARGE`."""
     loaded = _load(data)
+    if loaded is TOO_LARGE:
+        return TOO_LARGE
     if not isinstance(loaded, dict):
         return None
     fields = {key: loaded[key] for key in PROJECT_KEYS if key in loaded}
@@ -77,12 +94,17 @@ def project_fields(data: bytes) -> dict | None:
 
 
 def extract_project(data: bytes):
-    """(record in the plain layout of `records.to_plain`, None) or (None, "invalid_config")."""
+    """(record in the plain layout of `records.to_plain`, None) or (None, "invalid_config" / "too_large")."""
     import orjson
 
     fields = project_fields(data)
+    if fields is TOO_LARGE:
+        return None, TOO_LARGE
     if fields is None:
         return None, "invalid_config"
-    doc = orjson.dumps(fields, option=orjson.OPT_SORT_KEYS).decode()
+    try:
+        doc = orjson.dumps(fields).decode()  # in written order: the first matching `exports` condition wins
+    except orjson.JSONEncodeError:  # nested deeper than 254 levels, or a JSONC integer beyond 64 bits
+        return None, "invalid_config"
     interface = hashlib.blake2b(f"{PROJECT_LANG}\0{doc}".encode(), digest_size=12).hexdigest()
     return (PROJECT_LANG, (), (), (), doc, (), 0, 0, (), (), (), interface), None
