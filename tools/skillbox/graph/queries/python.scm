@@ -78,6 +78,29 @@
   right: (expression_list . (_) . (call function: [(identifier) (attribute)] @receiver))) @reference.assign
 (assignment left: (pattern_list . (_) . (_) . (identifier) @name)
   right: (expression_list . (_) . (_) . (call function: [(identifier) (attribute)] @receiver))) @reference.assign
+; Parameter flow (pruned by the python hook to what a body calls; see `languages/python.py` `prune_refs`):
+; params: a def's parameter list (the hook keeps the parameters its body calls as `param`); arg0-3: a name or
+; attribute passed at a position; argkw: `k=v`.
+(parameters) @name @reference.params
+(call function: [(identifier) (attribute)] @receiver
+  arguments: (argument_list . [(identifier) (attribute)] @name)) @reference.arg0
+(call function: [(identifier) (attribute)] @receiver
+  arguments: (argument_list . (_) . [(identifier) (attribute)] @name)) @reference.arg1
+(call function: [(identifier) (attribute)] @receiver
+  arguments: (argument_list . (_) . (_) . [(identifier) (attribute)] @name)) @reference.arg2
+(call function: [(identifier) (attribute)] @receiver
+  arguments: (argument_list . (_) . (_) . (_) . [(identifier) (attribute)] @name)) @reference.arg3
+(call function: [(identifier) (attribute)] @receiver
+  arguments: (argument_list (keyword_argument value: [(identifier) (attribute)]) @name)) @reference.argkw
+; iter: `for x in c` / `for x in f(...)`: the loop calls c's `__iter__` and `__next__`, x holds what they give.
+(for_statement left: (identifier) @name right: [(identifier) (attribute)] @receiver) @reference.iter
+(for_statement left: (identifier) @name right: (call function: [(identifier) (attribute)] @receiver)) @reference.itercall
+; yields: `yield f`, what iterating a generator function gives.
+(yield [(identifier) (attribute)] @name) @reference.yields
+; chained: `a = b = f`, `a = b = C()`.
+(assignment left: (identifier) @name right: (assignment right: [(identifier) (attribute)] @receiver)) @reference.alias
+(assignment left: (identifier) @name
+  right: (assignment right: (call function: [(identifier) (attribute)] @receiver))) @reference.assign
 ; `raise E` instantiates E.
 (raise_statement (identifier) @name) @reference.call
 
