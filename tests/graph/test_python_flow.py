@@ -158,3 +158,67 @@ def test_editing_a_call_site_re_resolves_the_function_it_passes_to_and_equals_a_
         assert result.summary["resolved_again"] < result.summary["files"], what
     g = read_graph(root / "skillbox-out")
     assert not g.edges("calls", "lib.py::run")  # `second` is gone: nothing left to call
+
+
+def test_calling_a_decorated_name_also_reaches_the_wrapper_its_decorator_returns(project):
+    g = _graph(
+        project,
+        {
+            "w.py": (
+                "def logged(f):\n"
+                "    def inner():\n        return f()\n"
+                "    return inner\n"
+                "def keep(f):\n    return f\n"
+                "@logged\ndef work():\n    pass\n"
+                "@keep\ndef plain():\n    pass\n"
+                "def main():\n    work()\n    plain()\n"
+            )
+        },
+    )
+    called = _calls(g, "w.py::main")
+    assert called["w.py::work"]["confidence"] == "EXTRACTED"  # the name itself stays the fact
+    wrapper = called["w.py::logged.inner"]
+    assert wrapper["confidence"] == "INFERRED" and "@logged returns logged.inner" in wrapper["reason"]
+    assert g.edge("w.py::logged.inner", "w.py::work", "calls")["confidence"] == "INFERRED"
+    # A decorator that hands the function back adds nothing.
+    assert set(called) == {"w.py::work", "w.py::logged.inner", "w.py::plain"}
+
+
+def test_builtins_that_call_their_argument_draw_the_call(project):
+    g = _graph(
+        project,
+        {
+            "b.py": (
+                "def double(x):\n    return x\n"
+                "def size(x):\n    return x\n"
+                "def main(xs):\n    map(double, xs)\n    sorted(xs, key=size)\n    print(double)\n"
+            )
+        },
+    )
+    called = _calls(g, "b.py::main")
+    assert set(called) == {"b.py::double", "b.py::size"}  # `print` does not call what it is given
+    assert called["b.py::double"]["reason"] == "called by the builtin map"
+
+
+def test_dict_update_nested_tuples_and_called_values_held_in_a_dict(project):
+    g = _graph(
+        project,
+        {
+            "h.py": (
+                "def old():\n    pass\n"
+                "def new():\n    pass\n"
+                "def make():\n    return new\n"
+                "def f():\n    pass\n"
+                "def g():\n    pass\n"
+                "def by_update():\n"
+                "    d = {'a': old}\n    d.update({'a': new})\n    d['a']()\n"
+                "def by_call():\n"
+                "    d = {'a': make()}\n    d['a']()\n"
+                "def by_tuple():\n"
+                "    a, (b, c) = old, (f, g)\n    b()\n    c()\n"
+            )
+        },
+    )
+    assert set(_calls(g, "h.py::by_update")) == {"h.py::new"}
+    assert "h.py::new" in _calls(g, "h.py::by_call")
+    assert {"h.py::f", "h.py::g"} <= set(_calls(g, "h.py::by_tuple"))

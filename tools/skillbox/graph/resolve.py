@@ -43,6 +43,7 @@ REF_RELATION = {
     "callresult": "calls",
     "iter": "calls",
     "itercall": "calls",
+    **dict.fromkeys(("arg0", "arg1", "arg2", "arg3", "argkw"), "calls"),  # only where a builtin calls them
 }
 # `for x in c`: an edge to the iteration methods of c's class, and x holds what `__next__` gives.
 ITER_RELATIONS = frozenset({"iter", "itercall"})
@@ -61,7 +62,7 @@ FLOW_RELATIONS = (
 )
 MAX_PASSED = 3  # distinct values a parameter is given before it is left alone
 KEYWORD_ARG = re.compile(r"^\s*(\w+)\s*=\s*([\w.]+)\s*$")
-HELD_PAIR = re.compile(r"^([^:=\[\]]+?)\s*:\s*([\w.]+)$", re.S)  # `"k": f` of a dict literal
+HELD_PAIR = re.compile(r"^([^:=\[\]]+?)\s*:\s*([\w.]+(?:\(\))?)$", re.S)  # `"k": f` / `"k": f()` of a dict literal
 HELD_SET = re.compile(r"^\w+\s*\[(.+)\]\s*=\s*([\w.]+)$", re.S)  # `d["k"] = f`
 HELD_CALL = re.compile(r"^\w+\s*\[(.+)\]$", re.S)  # `d["k"]` in `d["k"]()`
 
@@ -580,9 +581,11 @@ class Resolver:
         memo: dict[tuple, list] = {}
         seen: set[tuple] = set()
         conflicted = self._flow(path)["conflicted"] if not inherits else ()
+        hook = spec.hook() if spec.hooks else None
+        calling = getattr(hook, "CALLING_BUILTINS", {}) if not inherits else {}
         for ref in rec.refs:
             kind = ref[0]
-            if kind in FLOW_RELATIONS:
+            if kind in FLOW_RELATIONS and not (kind in ARG_RELATIONS and ref[2] in calling):
                 continue
             is_base = kind in ("inherit", "implement")
             if is_base != inherits:
@@ -627,6 +630,8 @@ class Resolver:
             return self._held(path, rec, scope, receiver, name, ref[4])
         if ref[0] in ITER_RELATIONS:
             return self._iteration(path, rec, spec, ref)
+        if ref[0] in ARG_RELATIONS:  # `map(f, xs)`: a builtin that calls the function it is given
+            return self._builtin_calls(path, rec, spec, ref)
         if ref[0] == "callresult":  # `make()()`: what the call returns, called
             found = self._expression(path, rec, spec, scope, name + "()", 0, self._use_line(path, name, ref))
             return self._called(found, name) if found is not None else []
@@ -641,6 +646,9 @@ class Resolver:
                 if twins and not any(self.records[target[1]].defs[i].kind == "impl" for i in twins):
                     # `const f = ...` in two callbacks, or a conditional `def`: one node id, several bodies.
                     return [(target, AMBIGUOUS, 0.4, f"{name} is defined {len(twins)} times in {target[1]}")]
+                wrapper = self._decorated_value(target) if target[2] in self._flow(target[1])["decorated"] else None
+                if wrapper is not None:  # `@dec def f` with dec returning `inner`: calling f runs inner
+                    return [(target, EXTRACTED, 1.0, ""), (wrapper[0], INFERRED, 0.8, wrapper[1])]
                 return [(target, EXTRACTED, 1.0, "")]
             found = self._variable(path, rec, spec, scope, name, 0, skip_first, self._use_line(path, name, ref))
             if found is not None:
@@ -762,7 +770,10 @@ class Resolver:
         params: dict[tuple[int, str], str] = {}  # (function, parameter) -> position[=default]
         rec = self.records[path]
         yields: dict[int, list[tuple]] = defaultdict(list)
+        decorated: dict[int, list[tuple]] = defaultdict(list)  # def -> its decorator refs, innermost last
         for ref in rec.refs:
+            if ref[0] == "decorator" and ref[3] >= 0:
+                decorated[ref[3]].append(ref)
             kind = ref[0]
             if kind not in FLOW_RELATIONS and kind not in ITER_RELATIONS:
                 continue
@@ -793,7 +804,10 @@ class Resolver:
             elif kind == "holds":  # name is `key: value` or `container[key] = value`; expr the container
                 match = HELD_PAIR.match(name) or HELD_SET.match(name)
                 if match:
-                    holds[(scope, expr)].append((_key(match.group(1)), ("name", match.group(2), scope, line)))
+                    value = match.group(2)
+                    how = "call" if value.endswith("()") else "name"
+                    held = (how, value[:-2] if how == "call" else value, scope, line)
+                    holds[(scope, expr)].append((_key(match.group(1)), held))
             elif kind == "exportas":
                 exports.setdefault(name, expr)
             elif kind == "exportdefault":
@@ -815,6 +829,7 @@ class Resolver:
             "holds": holds,
             "params": params,
             "yields": yields,
+            "decorated": decorated,
         }
         return flow
 
@@ -833,6 +848,69 @@ class Resolver:
         if how == "with" and result is not None:
             return result[0], _joined(result[1], f"`with {expr}(...) as` taken as the instance __enter__ returns")
         return result
+
+    def _builtin_calls(self, path, rec, spec, ref) -> list[tuple]:
+        """`map(f, xs)`, `sorted(xs, key=f)`: the builtin calls f, when nothing in scope rebinds its name. Which
+        arguments each builtin calls is the language hook's table (`CALLING_BUILTINS`: "*" any positional
+        argument, else the keyword)."""
+        relation, arg, callee, scope, line = ref
+        which = spec.hook().CALLING_BUILTINS[callee]
+        if relation == "argkw":
+            match = KEYWORD_ARG.match(arg)
+            if match is None or match.group(1) != which:
+                return []
+            arg = match.group(2)
+        elif which != "*":
+            return []
+        if callee not in spec.builtins or self.lookup(path, rec, scope, callee, spec) is not None:
+            return []
+        found = self._expression(path, rec, spec, scope, arg, 0, line)
+        if found is None or found[0][0] != "def":
+            return []
+        return [(found[0], INFERRED, 0.8, _joined(found[1], f"called by the builtin {callee}"))]
+
+    def _decorator_calls(self, path: str) -> frozenset[tuple[str, int]]:
+        """(name, line) of the decorators written as calls (`@route("/")`) in a file."""
+        key = ("decorator-calls", path)
+        found = self._memo.get(key)
+        if found is None:
+            refs = self.records[path].refs
+            lines = {(r[1], r[4]) for r in refs if r[0] == "decorator"}
+            found = self._memo[key] = frozenset((r[1], r[4]) for r in refs if r[0] == "call" and (r[1], r[4]) in lines)
+        return found
+
+    def _decorated_value(self, target: tuple):
+        """(the function a decorated def's name holds, reason) when its decorators replace it by another function
+        (`def dec(f): def inner(): ...; return inner`); None when they return it or cannot be followed."""
+        key = ("decorated", target)
+        if key not in self._memo:
+            self._memo[key] = None  # cycle guard
+            self._memo[key] = self._decorated_value_uncached(target)
+        return self._memo[key]
+
+    def _decorated_value_uncached(self, target: tuple):
+        path, index = target[1], target[2]
+        rec = self.records[path]
+        spec = self.specs[rec.lang]
+        outer = rec.defs[index].parent
+        value = target
+        reasons = []
+        for _relation, name, receiver, _scope, line in sorted(
+            self._flow(path)["decorated"][index], key=lambda r: -r[4]
+        ):
+            expr = f"{receiver}.{name}" if receiver else name
+            found = self._expression(path, rec, spec, outer, expr, 1)
+            if found is not None and (name, line) in self._decorator_calls(path):
+                found = self._result_of(found, 1)  # `@dec(...)`: the decorator is what the call returns
+            applied = self._result_of(found, 1) if found is not None and found[0][0] == "def" else None
+            if applied is None or applied[0][0] != "def":
+                return None
+            if applied[0] != value:
+                reasons.append(f"@{expr} returns {self.records[applied[0][1]].defs[applied[0][2]].qualname}")
+            value = applied[0]
+        if value == target:
+            return None
+        return value, "; ".join(reasons)
 
     def _iteration(self, path, rec, spec, ref) -> list[tuple]:
         """`for x in c`: the `__iter__` of c's class and the `__next__` of the iterator it returns."""
@@ -985,13 +1063,16 @@ class Resolver:
             for site_path, site_rec in self.records.items():
                 aliases: dict[str, set[str]] = defaultdict(set)
                 params = None
+                args = []
                 for ref in site_rec.refs:
                     relation = ref[0]
-                    if relation == "alias" and ref[2]:
+                    if relation in ARG_RELATIONS or relation == "decorator":
+                        args.append(ref)
+                    elif relation == "alias" and ref[2]:
                         aliases[ref[1]].add(ref[2].rsplit(".", 1)[-1])
                     elif relation == "param":
                         params = True
-                for ref in site_rec.refs:
+                for ref in args:
                     relation = ref[0]
                     if relation in ARG_RELATIONS:
                         called = ref[2].rsplit(".", 1)[-1]
@@ -1103,9 +1184,9 @@ class Resolver:
         called = self._expression(site_path, site_rec, site_spec, outer, expr, depth + 1)
         if called is None or called[0] != target:
             return None
-        below = [r for r in site_rec.refs if r[0] == "decorator" and r[3] == decorated and r[4] > line]
-        if any(r[0] == "call" and r[1] == dec_name and r[4] == line for r in site_rec.refs):
+        if (dec_name, line) in self._decorator_calls(site_path):
             return None
+        below = [r for r in self._flow(site_path)["decorated"][decorated] if r[4] > line]
         value = (("def", site_path, decorated), "")
         if below:
             nearest = min(below, key=lambda r: r[4])

@@ -183,6 +183,8 @@ def bind_import(resolver, path: str, imp, scope_bindings: dict, edge) -> None:
 # file defines or imports can give one a value, so the rest are dropped here, before the record is cached.
 
 ARG_RELATIONS = frozenset({"arg0", "arg1", "arg2", "arg3", "argkw"})
+# Builtins that call a function they are given: "*" any positional argument, else the keyword that is called.
+CALLING_BUILTINS = {"map": "*", "filter": "*", "sorted": "key", "min": "key", "max": "key"}
 CALL_LIKE = frozenset({"call", "callitem", "callresult"}) | ARG_RELATIONS
 _PARAM = re.compile(r"^(\*{0,2})\s*([A-Za-z_]\w*)?")
 _DEFAULT = re.compile(r"(?<![=<>!])=\s*([A-Za-z_][\w.]*)\s*$")

@@ -53,7 +53,12 @@
 (function_definition return_type: (type [(identifier) (attribute)] @name)) @reference.returncall
 ; holds: callables kept in a dict or list, called as `d[k]()`. @receiver is the container; @name holds the key
 ; and the value (`"k": f` of a dict literal, `d["k"] = f`), or the value alone at a list position (item0-3).
-(assignment left: (identifier) @receiver right: (dictionary (pair value: [(identifier) (attribute)]) @name)) @reference.holds
+(assignment left: (identifier) @receiver right: (dictionary (pair value: [(identifier) (attribute)
+  (call function: [(identifier) (attribute)] arguments: (argument_list . ")"))]) @name)) @reference.holds
+; `d.update({"k": f})` sets the key as `d["k"] = f` does.
+((call function: (attribute object: (identifier) @receiver attribute: (identifier) @_update)
+  arguments: (argument_list . (dictionary (pair value: [(identifier) (attribute)]) @name) . ")"))
+  @reference.holds (#eq? @_update "update"))
 ((assignment left: (subscript value: (identifier) @receiver) right: [(identifier) (attribute)]) @name) @reference.holds
 (assignment left: (identifier) @receiver right: [(list . [(identifier) (attribute)] @name)
   (tuple . [(identifier) (attribute)] @name)]) @reference.item0
@@ -101,6 +106,11 @@
 (assignment left: (identifier) @name right: (assignment right: [(identifier) (attribute)] @receiver)) @reference.alias
 (assignment left: (identifier) @name
   right: (assignment right: (call function: [(identifier) (attribute)] @receiver))) @reference.assign
+; nested: `a, (b, c) = f, (g, h)`: the inner pair position by position.
+(assignment left: (pattern_list . (_) . (tuple_pattern . (identifier) @name))
+  right: (expression_list . (_) . (tuple . [(identifier) (attribute)] @receiver))) @reference.alias
+(assignment left: (pattern_list . (_) . (tuple_pattern . (_) . (identifier) @name))
+  right: (expression_list . (_) . (tuple . (_) . [(identifier) (attribute)] @receiver))) @reference.alias
 ; `raise E` instantiates E.
 (raise_statement (identifier) @name) @reference.call
 
