@@ -196,34 +196,40 @@ def prune_refs(defs: list, refs: list, imports: list) -> list:
     """The file's refs with calls in a decorator moved to the scope that evaluates them, each parameter list
     turned into the parameters its body calls (`param` refs: name, position[=default]), and arguments kept only
     when they name a definition, an imported name, an alias, an instance or an attribute of the file."""
-    used: dict[int, set[str]] = {}  # scope -> names called (or indexed, returned, stored) there or deeper
+    direct: dict[int, set[str]] = {}  # scope -> names called (or indexed, returned, stored) right there
     def_names = {d[2] for d in defs}
     known = set(def_names) | {"self", "cls"}  # `Capture(self)`: the instance passed on
     special: list[int] = []
     params_text: dict[int, str] = {}
     moved = False
     for index, (relation, name, receiver, scope, line) in enumerate(refs):
-        if relation in CALL_LIKE:
+        if relation == "call":  # most refs: kept lean
+            if scope >= 0:
+                if line < defs[scope][3]:
+                    moved = True
+                if receiver is None:
+                    names = direct.get(scope)
+                    if names is None:
+                        direct[scope] = {name}
+                    else:
+                        names.add(name)
+        elif relation in CALL_LIKE:
             if scope >= 0 and line < defs[scope][3]:
                 moved = True
-            if relation == "call":
-                if receiver is None:
-                    _use(defs, used, scope, name)
-                continue
             if relation == "callitem":
-                _use(defs, used, scope, receiver)
+                _use(direct, scope, receiver)
             elif relation != "callresult":
                 special.append(index)
                 if relation != "argkw" and "." not in receiver and _is_param(defs, params_text, scope, receiver):
-                    _use(defs, used, scope, name)  # `cb(x)` with cb a parameter: x flows on into cb
+                    _use(direct, scope, name)  # `cb(x)` with cb a parameter: x flows on into cb
         elif relation == "params":
             special.append(index)
             params_text[scope] = name
         elif relation in ("alias", "attralias"):
-            _use(defs, used, scope, receiver)
+            _use(direct, scope, receiver)
             known.add(name)
         elif relation == "returns":
-            _use(defs, used, scope, name)
+            _use(direct, scope, name)
         elif relation == "attr" or (relation == "assign" and receiver.rsplit(".", 1)[-1][:1].isupper()):
             known.add(name)  # `self.c = ...`, `x = C()`: an attribute or an instance worth passing
     if not special and not moved:
@@ -231,6 +237,12 @@ def prune_refs(defs: list, refs: list, imports: list) -> list:
     for imp in imports:
         if imp[2] is not None:  # names imported from a module, not modules (`models.CASCADE` is no callable)
             known.update(alias or name for name, alias in imp[2])
+    used: dict[int, set[str]] = {}  # scope -> names used there or in a scope nested in it (a closure's calls)
+    if params_text:
+        for scope, names in direct.items():
+            while scope >= 0:
+                used.setdefault(scope, set()).update(names)
+                scope = defs[scope][5]
     kept_params: set[tuple[int, str]] = set()
     replace: dict[int, list] = {}
     for index in special:
@@ -288,13 +300,9 @@ def _is_param(defs: list, params_text: dict, scope: int, name: str) -> bool:
     return False
 
 
-def _use(defs: list, used: dict, scope: int, name: str | None) -> None:
-    """Note `name` as used in `scope` and every scope around it (a closure calls its outer def's parameter)."""
-    if not name:
-        return
-    while scope >= 0:
-        used.setdefault(scope, set()).add(name)
-        scope = defs[scope][5]
+def _use(direct: dict, scope: int, name: str | None) -> None:
+    if name and scope >= 0:
+        direct.setdefault(scope, set()).add(name)
 
 
 def _params(text: str, names: set, scope: int, line: int, kept: set) -> list[tuple]:
