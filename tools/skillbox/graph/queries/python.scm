@@ -85,18 +85,24 @@
   right: (expression_list . (_) . (_) . (call function: [(identifier) (attribute)] @receiver))) @reference.assign
 ; Parameter flow (pruned by the python hook to what a body calls; see `languages/python.py` `prune_refs`):
 ; params: a def's parameter list (the hook keeps the parameters its body calls as `param`); arg0-3: a name or
-; attribute passed at a position; argkw: `k=v`.
+; attribute passed at a position; argkw: `k=v`. Not recorded for builtins that never call what they are given
+; (`len(x)`, `isinstance(x, C)`) or for unittest's assertions: half the arguments of a large repository.
 (parameters) @name @reference.params
-(call function: [(identifier) (attribute)] @receiver
+((call function: [(identifier) (attribute)] @receiver
   arguments: (argument_list . [(identifier) (attribute)] @name)) @reference.arg0
-(call function: [(identifier) (attribute)] @receiver
+  (#not-match? @receiver "^(len|isinstance|issubclass|str|repr|int|float|bool|bytes|list|tuple|set|frozenset|dict|getattr|setattr|hasattr|delattr|type|print|iter|next|super|id|hash|callable|vars|format|any|all|sum|enumerate|zip|reversed|abs|round|open|range|self[.]assert[A-Za-z]*)$"))
+((call function: [(identifier) (attribute)] @receiver
   arguments: (argument_list . (_) . [(identifier) (attribute)] @name)) @reference.arg1
-(call function: [(identifier) (attribute)] @receiver
+  (#not-match? @receiver "^(len|isinstance|issubclass|str|repr|int|float|bool|bytes|list|tuple|set|frozenset|dict|getattr|setattr|hasattr|delattr|type|print|iter|next|super|id|hash|callable|vars|format|any|all|sum|enumerate|zip|reversed|abs|round|open|range|self[.]assert[A-Za-z]*)$"))
+((call function: [(identifier) (attribute)] @receiver
   arguments: (argument_list . (_) . (_) . [(identifier) (attribute)] @name)) @reference.arg2
-(call function: [(identifier) (attribute)] @receiver
+  (#not-match? @receiver "^(len|isinstance|issubclass|str|repr|int|float|bool|bytes|list|tuple|set|frozenset|dict|getattr|setattr|hasattr|delattr|type|print|iter|next|super|id|hash|callable|vars|format|any|all|sum|enumerate|zip|reversed|abs|round|open|range|self[.]assert[A-Za-z]*)$"))
+((call function: [(identifier) (attribute)] @receiver
   arguments: (argument_list . (_) . (_) . (_) . [(identifier) (attribute)] @name)) @reference.arg3
-(call function: [(identifier) (attribute)] @receiver
+  (#not-match? @receiver "^(len|isinstance|issubclass|str|repr|int|float|bool|bytes|list|tuple|set|frozenset|dict|getattr|setattr|hasattr|delattr|type|print|iter|next|super|id|hash|callable|vars|format|any|all|sum|enumerate|zip|reversed|abs|round|open|range|self[.]assert[A-Za-z]*)$"))
+((call function: [(identifier) (attribute)] @receiver
   arguments: (argument_list (keyword_argument value: [(identifier) (attribute)]) @name)) @reference.argkw
+  (#not-match? @receiver "^(len|isinstance|issubclass|str|repr|int|float|bool|bytes|list|tuple|set|frozenset|dict|getattr|setattr|hasattr|delattr|type|print|iter|next|super|id|hash|callable|vars|format|any|all|sum|enumerate|zip|reversed|abs|round|open|range|self[.]assert[A-Za-z]*)$"))
 ; iter: `for x in c` / `for x in f(...)`: the loop calls c's `__iter__` and `__next__`, x holds what they give.
 (for_statement left: (identifier) @name right: [(identifier) (attribute)] @receiver) @reference.iter
 (for_statement left: (identifier) @name right: (call function: [(identifier) (attribute)] @receiver)) @reference.itercall
