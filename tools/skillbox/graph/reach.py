@@ -113,7 +113,7 @@ def _param_outputs(rec: FileRecord) -> set[str]:
     return out
 
 
-PARAM_SITES = frozenset({"decorator", "arg0", "arg1", "arg2", "arg3", "argkw"})
+PARAM_SITES = frozenset({"decorator", "arg0", "arg1", "argkw"})
 
 
 def _params(rec: FileRecord) -> list[tuple]:

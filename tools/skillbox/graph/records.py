@@ -132,7 +132,7 @@ BASE_RELATIONS = ("inherit", "implement")
 SHARED_FLOW = frozenset({"returns", "returncall", "attr", "attralias", "exportas", "exportdefault", "namespace"})
 # Parameter flow crosses files the other way: a call site's arguments (and a decorator, which passes the def it
 # decorates) give another file's parameters their values (see resolve.py "parameter flow").
-PARAM_FLOW = frozenset({"param", "decorator", "arg0", "arg1", "arg2", "arg3", "argkw", "yields"})
+PARAM_FLOW = frozenset({"param", "decorator", "arg0", "arg1", "argkw", "yields"})
 # Shared when the scope is a class body (`x: T`) or the module (`ASCII = Box(...)`, read as `box.ASCII`).
 OUTER_SCOPE_FLOW = frozenset({"assign", "alias"})
 

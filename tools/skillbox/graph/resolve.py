@@ -43,15 +43,16 @@ REF_RELATION = {
     "callresult": "calls",
     "iter": "calls",
     "itercall": "calls",
-    **dict.fromkeys(("arg0", "arg1", "arg2", "arg3", "argkw"), "calls"),  # only where a builtin calls them
+    **dict.fromkeys(("arg0", "arg1", "argkw"), "calls"),  # only where a builtin calls them
 }
 # `for x in c`: an edge to the iteration methods of c's class, and x holds what `__next__` gives.
 ITER_RELATIONS = frozenset({"iter", "itercall"})
 # Facts the resolver follows but that are no edges of their own (see "value flow" below).
 ITEM_RELATIONS = frozenset({"item0", "item1", "item2", "item3"})  # list/tuple element at a position
-# Parameter flow: a name passed at a position (`arg0`-`arg3`) or by keyword (`argkw`, name `k=v`), and the
-# parameters a body calls (`param`, receiver the position `0`, `kw`, `1=default`).
-ARG_RELATIONS = frozenset({"arg0", "arg1", "arg2", "arg3", "argkw"})
+# Parameter flow: a name passed first or second (`arg0`, `arg1`; each later position would cost one more query
+# pattern on every call) or by keyword (`argkw`, name `k=v`), and the parameters a body calls (`param`, receiver
+# the position `0`, `kw`, `1=default`).
+ARG_RELATIONS = frozenset({"arg0", "arg1", "argkw"})
 FLOW_RELATIONS = (
     frozenset(
         {"assign", "alias", "withassign", "attr", "attralias", "returns", "returncall", "holds", "exportas"}

@@ -182,7 +182,7 @@ def bind_import(resolver, path: str, imp, scope_bindings: dict, edge) -> None:
 # `a[k]()`, `return a` of a decorator, `self.c = c`) can make an edge, and only arguments that name something the
 # file defines or imports can give one a value, so the rest are dropped here, before the record is cached.
 
-ARG_RELATIONS = frozenset({"arg0", "arg1", "arg2", "arg3", "argkw"})
+ARG_RELATIONS = frozenset({"arg0", "arg1", "argkw"})
 # Builtins that call a function they are given: "*" any positional argument, else the keyword that is called.
 CALLING_BUILTINS = {"map": "*", "filter": "*", "sorted": "key", "min": "key", "max": "key"}
 CALL_LIKE = frozenset({"call", "callitem", "callresult"}) | ARG_RELATIONS
