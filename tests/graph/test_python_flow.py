@@ -222,3 +222,20 @@ def test_dict_update_nested_tuples_and_called_values_held_in_a_dict(project):
     assert set(_calls(g, "h.py::by_update")) == {"h.py::new"}
     assert "h.py::new" in _calls(g, "h.py::by_call")
     assert {"h.py::f", "h.py::g"} <= set(_calls(g, "h.py::by_tuple"))
+
+
+def test_decorating_a_function_re_resolves_its_callers_and_equals_a_cold_build(project, tmp_path):
+    files = {
+        "deco.py": "def logged(f):\n    def inner():\n        return f()\n    return inner\n",
+        "work.py": "from deco import logged\n\n\ndef work():\n    pass\n",
+        "use.py": "from work import work\n\n\ndef main():\n    work()\n",
+        "other.py": "def unrelated():\n    return 1\n",
+    }
+    root = project(files)
+    age(root)
+    build_graph(root)
+    _edit(root / "work.py", "def work():", "@logged\ndef work():")
+    result = build_graph(root)
+    assert (root / "skillbox-out" / "graph.json").read_bytes() == cold_bytes(root, tmp_path, "decorated")
+    assert result.summary["resolved_again"] < result.summary["files"]
+    assert read_graph(root / "skillbox-out").edges("calls", "use.py::main", "deco.py::logged.inner")

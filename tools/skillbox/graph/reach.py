@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from skillbox.graph.records import FileRecord, shared_flow
+from skillbox.graph.records import PARAM_FLOW, FileRecord, shared_flow
 
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
 
@@ -42,6 +42,8 @@ def affected_files(records: dict[str, FileRecord], before: dict[str, FileRecord]
             return None
         # A changed return, attribute or export alias reaches the files that name its function, class or attribute.
         for relation, name, _receiver, scope in set(_flow(old)) ^ set(_flow(new)):
+            if relation in PARAM_FLOW and relation not in ("yields", "decorator"):
+                continue  # call sites and parameters reach through _param_flow_reach, not by every name they pass
             names.update(scope.split("."))
             names.add(name)
             if relation in ("exportas", "exportdefault"):
