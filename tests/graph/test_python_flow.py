@@ -158,6 +158,11 @@ def test_editing_a_call_site_re_resolves_the_function_it_passes_to_and_equals_a_
         assert result.summary["resolved_again"] < result.summary["files"], what
     g = read_graph(root / "skillbox-out")
     assert not g.edges("calls", "lib.py::run")  # `second` is gone: nothing left to call
+    # A function added next to a followed parameter reaches no one through it: only its own file is resolved.
+    _edit(root / "lib.py", None, "\n\ndef helper():\n    return 2\n")
+    result = build_graph(root)
+    assert (root / "skillbox-out" / "graph.json").read_bytes() == cold_bytes(root, tmp_path, "helper added")
+    assert result.summary["resolved_again"] == 1
 
 
 def test_calling_a_decorated_name_also_reaches_the_wrapper_its_decorator_returns(project):

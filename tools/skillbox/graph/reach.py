@@ -77,7 +77,11 @@ def _param_flow_reach(records, old: FileRecord, new: FileRecord, changed: set[st
     if not functions:
         return set(), set()
     called = {_called_name(site) for site in set(_sites(old)) ^ set(_sites(new))}
-    called.update(r[1].split(".")[0] for r in _params(old) + _params(new))
+    for _param, _slot, qualname in set(_params(old)) ^ set(_params(new)):
+        parts = qualname.split(".")
+        called.add(parts[-1])
+        if parts[-1] == "__init__" and len(parts) > 1:  # `C(x)` passes to it
+            called.add(parts[-2])
     if changed:
         for rec in (old, new):
             for ref in rec.refs:
@@ -112,7 +116,7 @@ def _param_outputs(rec: FileRecord) -> set[str]:
     scopes = {r[3] for r in rec.refs if r[0] == "param"}
     out = {rec.defs[scope].name for scope in scopes if scope >= 0}
     out.update(r[1] for r in rec.refs if r[3] in scopes and r[0] in ("attralias", "attr", "returns", "yields"))
-    return out
+    return out - {"self", "cls"}  # every method names these: they say nothing about who reads the values
 
 
 PARAM_SITES = frozenset({"decorator", "arg0", "arg1", "argkw"})
