@@ -56,13 +56,15 @@ _first = itemgetter(0)
 class _Engine:
     """What extracting one file of a language needs besides its bytes, looked up once per process."""
 
-    __slots__ = ("outer_of", "parse_import", "parser", "plain_kinds", "query", "scope_kinds", "spec")
+    __slots__ = ("outer_of", "parse_import", "parser", "plain_kinds", "prune_refs", "query", "scope_kinds", "spec")
 
     def __init__(self, spec: LanguageSpec):
         self.spec = spec
         self.parser = ts.parser(spec)
         self.query = ts.query(spec)
         self.parse_import = getattr(spec.hook(), "parse_import", None)
+        # A language may keep only the flow facts its resolver can use (Python: parameters a body calls).
+        self.prune_refs = getattr(spec.hook(), "prune_refs", None)
         self.outer_of: dict[int, str] = {}  # pattern index -> its outer capture name
         self.plain_kinds: dict[int, int] = {}  # node kind id -> 1 PLAIN_RECEIVERS, 2 LITERAL_RECEIVERS, 0 other
         self.scope_kinds = _scope_kinds(ts.language(spec)) if spec.callback_scopes else None
@@ -217,6 +219,8 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
                     raw_notes.append((start, f"{match.group(1)}: {_squash(match.group(2))}"))
 
     defs, refs, imports, file_notes = _assemble(data, raw_defs, raw_refs, raw_imports, raw_notes, comments)
+    if engine.prune_refs is not None:
+        refs = engine.prune_refs(defs, refs, imports)
     return (
         spec.name,
         tuple(defs),

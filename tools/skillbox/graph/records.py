@@ -132,6 +132,9 @@ BASE_RELATIONS = ("inherit", "implement")
 SHARED_FLOW = frozenset(
     {"returns", "returncall", "attr", "attralias", "exportas", "exportdefault", "namespace", "cbparam"}
 )
+# Parameter flow crosses files the other way: a call site's arguments (and a decorator, which passes the def it
+# decorates) give another file's parameters their values (see resolve.py "parameter flow").
+PARAM_FLOW = frozenset({"param", "decorator", "arg0", "arg1", "argkw", "yields"})
 # Shared when the scope is a class body (`x: T`) or the module (`ASCII = Box(...)`, read as `box.ASCII`).
 OUTER_SCOPE_FLOW = frozenset({"assign", "alias"})
 
@@ -142,8 +145,10 @@ def shared_flow(refs: tuple, defs: tuple) -> list[tuple]:
     out = []
     for r in refs:
         relation = r[0]
-        if relation in SHARED_FLOW or (
-            relation in OUTER_SCOPE_FLOW and (r[3] < 0 or defs[r[3]][0] in ("class", "interface", "type", "impl"))
+        if (
+            relation in SHARED_FLOW
+            or relation in PARAM_FLOW
+            or (relation in OUTER_SCOPE_FLOW and (r[3] < 0 or defs[r[3]][0] in ("class", "interface", "type", "impl")))
         ):
             out.append(r[:4])
     return out

@@ -43,17 +43,29 @@ REF_RELATION = {
     "decorator": "references",
     "callitem": "calls",
     "callresult": "calls",
+    "iter": "calls",
+    "itercall": "calls",
+    **dict.fromkeys(("arg0", "arg1", "argkw"), "calls"),  # only where a builtin calls them
 }
+# `for x in c`: an edge to the iteration methods of c's class, and x holds what `__next__` gives.
+ITER_RELATIONS = frozenset({"iter", "itercall"})
 # Facts the resolver follows but that are no edges of their own (see "value flow" below).
 ITEM_RELATIONS = frozenset({"item0", "item1", "item2", "item3"})  # list/tuple element at a position
+# Parameter flow: a name passed first or second (`arg0`, `arg1`; each later position would cost one more query
+# pattern on every call) or by keyword (`argkw`, name `k=v`), and the parameters a body calls (`param`, receiver
+# the position `0`, `kw`, `1=default`).
+ARG_RELATIONS = frozenset({"arg0", "arg1", "argkw"})
 FLOW_RELATIONS = (
     frozenset(
         {"assign", "alias", "withassign", "attr", "attralias", "returns", "returncall", "holds", "exportas"}
-        | {"exportdefault", "cbarg", "cbparam"}
+        | {"exportdefault", "cbarg", "cbparam", "param", "yields"}
     )
     | ITEM_RELATIONS
+    | ARG_RELATIONS
 )
-HELD_PAIR = re.compile(r"^([^:=\[\]]+?)\s*:\s*([\w.]+)$", re.S)  # `"k": f` of a dict literal
+MAX_PASSED = 3  # distinct values a parameter is given before it is left alone
+KEYWORD_ARG = re.compile(r"^\s*(\w+)\s*=\s*([\w.]+)\s*$")
+HELD_PAIR = re.compile(r"^([^:=\[\]]+?)\s*:\s*([\w.]+(?:\(\))?)$", re.S)  # `"k": f` / `"k": f()` of a dict literal
 HELD_SET = re.compile(r"^\w+\s*\[(.+)\]\s*=\s*([\w.]+)$", re.S)  # `d["k"] = f`
 HELD_CALL = re.compile(r"^\w+\s*\[(.+)\]$", re.S)  # `d["k"]` in `d["k"]()`
 
@@ -100,6 +112,8 @@ class Resolver:
         self._flow_memo: dict[str, dict] = {}
         self._mro_memo: dict[tuple[str, int], list[tuple[str, int]]] = {}
         self._expr_memo: dict[tuple, tuple | None] = {}
+        self._passed_memo: dict[tuple, list] = {}
+        self._sites: dict[str, list[tuple]] | None = None
 
     # ---- assembly --------------------------------------------------------------------------------------------
 
@@ -600,9 +614,11 @@ class Resolver:
         memo: dict[tuple, list] = {}
         seen: set[tuple] = set()
         conflicted = self._flow(path)["conflicted"] if not inherits else ()
+        hook = spec.hook() if spec.hooks else None
+        calling = getattr(hook, "CALLING_BUILTINS", {}) if not inherits else {}
         for ref in rec.refs:
             kind = ref[0]
-            if kind in FLOW_RELATIONS:
+            if kind in FLOW_RELATIONS and not (kind in ARG_RELATIONS and ref[2] in calling):
                 continue
             is_base = kind in ("inherit", "implement")
             if is_base != inherits:
@@ -645,6 +661,10 @@ class Resolver:
         scope = ref[3]
         if ref[0] == "callitem":  # `handlers[key]()`: what the container was given
             return self._held(path, rec, scope, receiver, name, ref[4])
+        if ref[0] in ITER_RELATIONS:
+            return self._iteration(path, rec, spec, ref)
+        if ref[0] in ARG_RELATIONS:  # `map(f, xs)`: a builtin that calls the function it is given
+            return self._builtin_calls(path, rec, spec, ref)
         if ref[0] == "callresult":  # `make()()`: what the call returns, called
             found = self._expression(path, rec, spec, scope, name + "()", 0, self._use_line(path, name, ref))
             return self._called(found, name) if found is not None else []
@@ -659,10 +679,17 @@ class Resolver:
                 if twins and not any(self.records[target[1]].defs[i].kind == "impl" for i in twins):
                     # `const f = ...` in two callbacks, or a conditional `def`: one node id, several bodies.
                     return [(target, AMBIGUOUS, 0.4, f"{name} is defined {len(twins)} times in {target[1]}")]
+                wrapper = self._decorated_value(target) if target[2] in self._flow(target[1])["decorated"] else None
+                if wrapper is not None:  # `@dec def f` with dec returning `inner`: calling f runs inner
+                    return [(target, EXTRACTED, 1.0, ""), (wrapper[0], INFERRED, 0.8, wrapper[1])]
                 return [(target, EXTRACTED, 1.0, "")]
             found = self._variable(path, rec, spec, scope, name, 0, skip_first, self._use_line(path, name, ref))
             if found is not None:
                 return self._called(found, name)
+            at = self._param_scope(path, rec, spec, scope, name, skip_first)
+            if at is not None:  # a parameter given several callables: one edge per callable (a few at most)
+                passed = self._passed(path, at, name, 0)
+                return [(thing, INFERRED, 0.8, reason) for thing, reason in passed if thing[0] == "def"]
             if name in spec.builtins:
                 return []
             return self._guess(path, rec, spec, name, methods=False, scope=scope)
@@ -774,18 +801,25 @@ class Resolver:
         holds: dict[tuple[int, str], list[tuple]] = defaultdict(list)
         exports: dict[str, str] = {}  # exported name -> the local name it stands for
         callbacks: dict[int, list[str]] = defaultdict(list)  # function -> its callback parameters' first types
+        params: dict[tuple[int, str], str] = {}  # (function, parameter) -> position[=default]
         rec = self.records[path]
+        yields: dict[int, list[tuple]] = defaultdict(list)
+        decorated: dict[int, list[tuple]] = defaultdict(list)  # def -> its decorator refs, innermost last
         for ref in rec.refs:
+            if ref[0] == "decorator" and ref[3] >= 0:
+                decorated[ref[3]].append(ref)
             kind = ref[0]
-            if kind not in FLOW_RELATIONS:
+            if kind not in FLOW_RELATIONS and kind not in ITER_RELATIONS:
                 continue
             name, expr, scope, line = ref[1], ref[2], ref[3], ref[4]
-            if kind in ("assign", "alias", "withassign", "cbarg"):
+            if kind in ("assign", "alias", "withassign", "cbarg") or kind in ITER_RELATIONS:
                 value = ("call" if kind != "alias" else "name", expr, scope, line)
                 if kind == "withassign":
                     value = ("with", expr, scope, line)
                 elif kind == "cbarg":  # the first parameter of a callback passed to `expr`
                     value = ("cbarg", expr, scope, line)
+                elif kind in ITER_RELATIONS:  # `for name in expr`
+                    value = (kind, expr, scope, line)
                 key = (scope, name)
                 assigned[key].append(value)
                 if key in values and (values[key] is None or values[key][:2] != value[:2]):
@@ -810,13 +844,20 @@ class Resolver:
             elif kind == "holds":  # name is `key: value` or `container[key] = value`; expr the container
                 match = HELD_PAIR.match(name) or HELD_SET.match(name)
                 if match:
-                    holds[(scope, expr)].append((_key(match.group(1)), ("name", match.group(2), scope, line)))
+                    value = match.group(2)
+                    how = "call" if value.endswith("()") else "name"
+                    held = (how, value[:-2] if how == "call" else value, scope, line)
+                    holds[(scope, expr)].append((_key(match.group(1)), held))
             elif kind == "exportas":
                 exports.setdefault(name, expr)
             elif kind == "exportdefault":
                 exports.setdefault("default", name)
             elif kind in ITEM_RELATIONS:
                 holds[(scope, expr)].append((kind[4:], ("name", name, scope, line)))
+            elif kind == "param":
+                params[(scope, name)] = expr
+            elif kind == "yields" and scope >= 0:
+                yields[scope].append(("name", name, scope, line))
 
         flow = self._flow_memo[path] = {
             "values": values,
@@ -827,6 +868,9 @@ class Resolver:
             "attrs": attrs,
             "holds": holds,
             "callbacks": callbacks,
+            "params": params,
+            "yields": yields,
+            "decorated": decorated,
         }
         return flow
 
@@ -841,6 +885,8 @@ class Resolver:
             return found
         if how == "cbarg":
             return self._callback_parameter(found, expr, depth)
+        if how in ITER_RELATIONS:  # `for x in c`: what c's iterator gives, or what the generator yields
+            return self._iterated(found if how == "iter" else None, found, depth)
         result = self._result_of(found, depth)
         if how == "with" and result is not None:
             return result[0], _joined(result[1], f"`with {expr}(...) as` taken as the instance __enter__ returns")
@@ -864,6 +910,119 @@ class Resolver:
             return None
         step = f"the callback parameter of {callee} is typed {type_name}"
         return ("instance", target[1], target[2]), _joined(reason, step)
+
+    def _builtin_calls(self, path, rec, spec, ref) -> list[tuple]:
+        """`map(f, xs)`, `sorted(xs, key=f)`: the builtin calls f, when nothing in scope rebinds its name. Which
+        arguments each builtin calls is the language hook's table (`CALLING_BUILTINS`: "*" any positional
+        argument, else the keyword)."""
+        relation, arg, callee, scope, line = ref
+        which = spec.hook().CALLING_BUILTINS[callee]
+        if relation == "argkw":
+            match = KEYWORD_ARG.match(arg)
+            if match is None or match.group(1) != which:
+                return []
+            arg = match.group(2)
+        elif which != "*":
+            return []
+        if callee not in spec.builtins or self.lookup(path, rec, scope, callee, spec) is not None:
+            return []
+        found = self._expression(path, rec, spec, scope, arg, 0, line)
+        if found is None or found[0][0] != "def":
+            return []
+        return [(found[0], INFERRED, 0.8, _joined(found[1], f"called by the builtin {callee}"))]
+
+    def _decorator_calls(self, path: str) -> frozenset[tuple[str, int]]:
+        """(name, line) of the decorators written as calls (`@route("/")`) in a file."""
+        key = ("decorator-calls", path)
+        found = self._memo.get(key)
+        if found is None:
+            refs = self.records[path].refs
+            lines = {(r[1], r[4]) for r in refs if r[0] == "decorator"}
+            found = self._memo[key] = frozenset((r[1], r[4]) for r in refs if r[0] == "call" and (r[1], r[4]) in lines)
+        return found
+
+    def _decorated_value(self, target: tuple):
+        """(the function a decorated def's name holds, reason) when its decorators replace it by another function
+        (`def dec(f): def inner(): ...; return inner`); None when they return it or cannot be followed."""
+        key = ("decorated", target)
+        if key not in self._memo:
+            self._memo[key] = None  # cycle guard
+            self._memo[key] = self._decorated_value_uncached(target)
+        return self._memo[key]
+
+    def _decorated_value_uncached(self, target: tuple):
+        path, index = target[1], target[2]
+        rec = self.records[path]
+        spec = self.specs[rec.lang]
+        outer = rec.defs[index].parent
+        value = target
+        reasons = []
+        for _relation, name, receiver, _scope, line in sorted(
+            self._flow(path)["decorated"][index], key=lambda r: -r[4]
+        ):
+            expr = f"{receiver}.{name}" if receiver else name
+            found = self._expression(path, rec, spec, outer, expr, 1)
+            if found is not None and (name, line) in self._decorator_calls(path):
+                found = self._result_of(found, 1)  # `@dec(...)`: the decorator is what the call returns
+            applied = self._result_of(found, 1) if found is not None and found[0][0] == "def" else None
+            if applied is None or applied[0][0] != "def":
+                return None
+            if applied[0] != value:
+                reasons.append(f"@{expr} returns {self.records[applied[0][1]].defs[applied[0][2]].qualname}")
+            value = applied[0]
+        if value == target:
+            return None
+        return value, "; ".join(reasons)
+
+    def _iteration(self, path, rec, spec, ref) -> list[tuple]:
+        """`for x in c`: the `__iter__` of c's class and the `__next__` of the iterator it returns."""
+        kind, _name, expr, scope, _line = ref
+        found = self._expression(path, rec, spec, scope, expr, 0, self._use_line(path, expr.split(".", 1)[0], ref))
+        if found is not None and kind == "itercall":
+            found = self._result_of(found, 0)
+        if found is None or found[0][0] != "instance":
+            return []
+        out = []
+        iterator = self._protocol(found, "__iter__", 0)
+        if iterator is not None:
+            out.append(iterator[0])
+            following = self._protocol(iterator[1], "__next__", 0) if iterator[1] is not None else None
+            if following is not None:
+                out.append(following[0])
+        return out
+
+    def _protocol(self, instance: tuple, method: str, depth: int):
+        """(edge to `method` of the instance's class, what calling it gives) or None when the class has none."""
+        thing, reason = instance
+        target, inherited = self.member(thing[1], thing[2], method)
+        if target is None or target[0] != "def":
+            return None
+        if inherited:
+            reason = _joined(reason, "inherited method")
+        edge = (target, INFERRED, 0.85, reason) if reason else (target, EXTRACTED, 1.0, "")
+        return edge, self._result_of((target, reason), depth + 1)
+
+    def _iterated(self, container, called, depth: int):
+        """What a loop over `container` (an instance) or over a call of `called` (a generator function) gives."""
+        if container is None:
+            thing, reason = called
+            if thing[0] == "def" and self.records[thing[1]].defs[thing[2]].kind not in CLASS_LIKE:
+                yielded = self._flow(thing[1])["yields"].get(thing[2])
+                if yielded:
+                    results = {self._evaluate(thing[1], value, depth + 1) for value in yielded}
+                    if len(results) != 1 or None in results:
+                        return None
+                    thing, why = results.pop()
+                    qualname = self.records[called[0][1]].defs[called[0][2]].qualname
+                    return thing, _joined(_joined(reason, why), f"yielded by {qualname}")
+            container = self._result_of(called, depth)
+        if container is None or container[0][0] != "instance":
+            return None
+        iterator = self._protocol(container, "__iter__", depth)
+        if iterator is None or iterator[1] is None or iterator[1][0][0] != "instance":
+            return None
+        following = self._protocol(iterator[1], "__next__", depth)
+        return following[1] if following is not None else None
 
     def _result_of(self, found: tuple, depth: int) -> tuple | None:
         """What calling `found` gives: an instance of a class, or what a function returns (when all its returns
@@ -907,6 +1066,9 @@ class Resolver:
                 if got is None:
                     return None
                 return got[0], _joined(got[1], f"the last value given to {name} above this line (line {above[-1][3]})")
+            if not skip and (current, name) in flow["params"]:
+                passed = self._passed(path, current, name, depth)
+                return passed[0] if len(passed) == 1 else None
             if current < 0:
                 return None
             current = rec.defs[current].parent
@@ -926,6 +1088,174 @@ class Resolver:
             if typed is not None:
                 return self._evaluate(class_path, typed, depth + 1)
         return None
+
+    # ---- parameter flow ----------------------------------------------------------------------------------
+    # A parameter the body calls holds what the call sites pass: arguments at its position or by its keyword,
+    # its default, and for a decorator the function it decorates. Call sites are found by the called name and
+    # only when a parameter is asked about, so a repository without such parameters builds no index.
+
+    def _param_scope(self, path, rec, spec, scope: int, name: str, skip_first: bool = False) -> int | None:
+        """The function whose parameter `name` is, seen from `scope` (None when a value or nothing binds it)."""
+        flow = self._flow(path)
+        params = flow["params"]
+        if not params:
+            return None
+        values = flow["values"]
+        current = scope
+        first = True
+        while current >= 0:
+            skip = (first and skip_first) or (
+                not first and not spec.class_scope_visible and rec.defs[current].kind in CLASS_LIKE
+            )
+            if not skip:
+                if (current, name) in values:
+                    return None
+                if (current, name) in params:
+                    return current
+            current = rec.defs[current].parent
+            first = False
+        return None
+
+    def _call_sites(self) -> dict[str, list[tuple]]:
+        """Called name -> [(file, arg or decorator ref)] over all files: the arguments passed to that name. A
+        name aliased (`a = f`) is also listed under the name it stands for, and a call through a parameter
+        (`def g(cb): cb(x)`) under "" (any function can be passed there)."""
+        if self._sites is None:
+            sites: dict[str, list[tuple]] = defaultdict(list)
+            for site_path, site_rec in self.records.items():
+                aliases: dict[str, set[str]] = defaultdict(set)
+                params = None
+                args = []
+                for ref in site_rec.refs:
+                    relation = ref[0]
+                    if relation in ARG_RELATIONS or relation == "decorator":
+                        args.append(ref)
+                    elif relation == "alias" and ref[2]:
+                        aliases[ref[1]].add(ref[2].rsplit(".", 1)[-1])
+                    elif relation == "param":
+                        params = True
+                for ref in args:
+                    relation = ref[0]
+                    if relation in ARG_RELATIONS:
+                        called = ref[2].rsplit(".", 1)[-1]
+                        sites[called].append((site_path, ref))
+                        for original in aliases.get(called, ()):
+                            sites[original].append((site_path, ref))
+                        if params and "." not in ref[2] and (ref[3], called) in self._flow(site_path)["params"]:
+                            sites[""].append((site_path, ref))
+                    elif relation == "decorator":
+                        sites[ref[1]].append((site_path, ref))
+            self._sites = sites
+        return self._sites
+
+    def _passed(self, path: str, function: int, name: str, depth: int) -> list[tuple]:
+        """[(value, reason)]: the distinct values parameter `name` of `function` is given (at most MAX_PASSED)."""
+        key = (path, function, name)
+        memo = self._passed_memo.get(key)
+        if memo is not None:
+            return memo
+        self._passed_memo[key] = []  # cycle guard
+        found = self._passed_uncached(path, function, name, depth) if depth <= 12 else []
+        self._passed_memo[key] = found
+        return found
+
+    def _passed_uncached(self, path: str, function: int, name: str, depth: int) -> list[tuple]:
+        rec = self.records[path]
+        spec = self.specs[rec.lang]
+        d = rec.defs[function]
+        slot, _, default = self._flow(path)["params"][(function, name)].partition("=")
+        target = ("def", path, function)
+        values: dict[tuple, str] = {}
+        sites = self._call_sites()
+        names = [d.name, ""]
+        if d.name == "__init__" and d.parent >= 0:  # `C(x)` passes x to `C.__init__`
+            names.append(rec.defs[d.parent].name)
+        # An argument can only land at the parameter's position, or one before it when `self` is bound.
+        positions = {f"arg{int(slot)}", f"arg{int(slot) - 1}"} if slot.isdigit() else set()
+        keyword = f"{name}="
+        for site_path, ref in (site for called in names for site in sites.get(called, ())):
+            relation, arg, _callee, _scope, line = ref
+            if (
+                relation not in positions
+                and relation != "decorator"
+                and not (relation == "argkw" and arg.replace(" ", "").startswith(keyword))
+            ):
+                continue
+            site_rec = self.records[site_path]
+            site_spec = self.specs.get(site_rec.lang)
+            if site_spec is None:
+                continue
+            if relation == "decorator":  # `@dec` above a def passes that def (or the decorator below's result)
+                if slot != "0" or d.kind == "method":
+                    continue
+                got = self._decorated(site_path, site_rec, site_spec, ref, target, depth)
+            else:
+                got = self._argument(site_path, site_rec, site_spec, ref, target, d, name, slot, depth)
+            if got is None:
+                continue
+            thing, reason = got
+            where = f"{site_path}:{line}"
+            values.setdefault(thing, _joined(reason, f"passed to {d.qualname} as {name} at {where}"))
+            if len(values) > MAX_PASSED:
+                return []
+        if default:
+            got = self._expression(path, rec, spec, d.parent, default, depth + 1)
+            if got is not None:
+                values.setdefault(got[0], _joined(got[1], f"the default of {name} in {d.qualname}"))
+        if len(values) > MAX_PASSED:
+            return []
+        return [(thing, reason) for thing, reason in values.items() if thing[0] in ("def", "instance", "module")]
+
+    def _argument(self, site_path, site_rec, site_spec, ref, target, d, name: str, slot: str, depth: int):
+        """The value an argument ref gives parameter `name` of `d` (the def `target`), when its call lands there."""
+        relation, arg, callee, site_scope, line = ref
+        if relation == "argkw":
+            match = KEYWORD_ARG.match(arg)
+            if match is None or match.group(1) != name or slot in ("*", "**"):
+                return None
+            arg = match.group(2)
+        elif slot in ("*", "**", "kw"):
+            return None
+        called = self._expression(site_path, site_rec, site_spec, site_scope, callee, depth + 1)
+        if called is None or called[0][0] != "def":
+            return None
+        thing = called[0]
+        bound = False
+        if self.records[thing[1]].defs[thing[2]].kind in CLASS_LIKE:  # `C(x)` calls `C.__init__(self, x)`
+            thing, _ = self.member(thing[1], thing[2], "__init__")
+            bound = True
+        elif d.kind == "method" and "." in callee:  # `obj.m(x)` binds self; `C.m(obj, x)` does not
+            owner = self._expression(site_path, site_rec, site_spec, site_scope, callee.rsplit(".", 1)[0], depth + 1)
+            bound = owner is not None and owner[0][0] == "instance"
+        elif d.kind == "method":  # a method held in a name (`cb = obj.m`) is far more often bound than not
+            bound = True
+        if thing != target:
+            return None
+        if relation != "argkw" and int(relation[-1]) != int(slot) - bound:
+            return None
+        return self._expression(site_path, site_rec, site_spec, site_scope, arg, depth + 1, line)
+
+    def _decorated(self, site_path, site_rec, site_spec, ref, target, depth: int):
+        """`@dec` on a def: the def itself, or what the decorator below it made of the def; None when `dec` is no
+        plain name for `target` (a decorator call `@dec(...)` passes its own arguments)."""
+        _relation, dec_name, receiver, decorated, line = ref
+        if decorated < 0:
+            return None
+        outer = site_rec.defs[decorated].parent
+        expr = f"{receiver}.{dec_name}" if receiver else dec_name
+        called = self._expression(site_path, site_rec, site_spec, outer, expr, depth + 1)
+        if called is None or called[0] != target:
+            return None
+        if (dec_name, line) in self._decorator_calls(site_path):
+            return None
+        below = [r for r in self._flow(site_path)["decorated"][decorated] if r[4] > line]
+        value = (("def", site_path, decorated), "")
+        if below:
+            nearest = min(below, key=lambda r: r[4])
+            inner = f"{nearest[2]}.{nearest[1]}" if nearest[2] else nearest[1]
+            applied = self._expression(site_path, site_rec, site_spec, outer, inner, depth + 1)
+            value = self._result_of(applied, depth + 1) if applied is not None else None
+        return value
 
     def _expression(self, path, rec, spec, scope: int, expr: str, depth: int, line=None):
         """The value of a dotted expression such as `x`, `x.y`, `self.a.b`, `make()`, `mod.f().g`; `line` (of the

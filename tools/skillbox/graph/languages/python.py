@@ -9,6 +9,7 @@ the repository (and whose top-level package is not either) is an external node.
 from __future__ import annotations
 
 import posixpath
+import re
 import sys
 from collections import defaultdict
 
@@ -173,3 +174,186 @@ def bind_import(resolver, path: str, imp, scope_bindings: dict, edge) -> None:
         if found:
             edge(found, imp.line)
         scope_bindings[alias or name] = ("symbol", target, name)
+
+
+# ---- parameter flow, pruned at extraction ----------------------------------------------------------------------
+# The query records each def's parameter list (one ref, its text) and every name passed as an argument; nearly
+# all of them are values no call edge depends on (`request`, `value`). Only the parameters a body calls (`a()`,
+# `a[k]()`, `return a` of a decorator, `self.c = c`) can make an edge, and only arguments that name something the
+# file defines or imports can give one a value, so the rest are dropped here, before the record is cached.
+
+ARG_RELATIONS = frozenset({"arg0", "arg1", "argkw"})
+# Builtins that call a function they are given: "*" any positional argument, else the keyword that is called.
+CALLING_BUILTINS = {"map": "*", "filter": "*", "sorted": "key", "min": "key", "max": "key"}
+CALL_LIKE = frozenset({"call", "callitem", "callresult"}) | ARG_RELATIONS
+_PARAM = re.compile(r"^(\*{0,2})\s*([A-Za-z_]\w*)?")
+_DEFAULT = re.compile(r"(?<![=<>!])=\s*([A-Za-z_][\w.]*)\s*$")
+_KEYWORD = re.compile(r"^\s*([A-Za-z_]\w*)\s*=\s*([A-Za-z_][\w.]*)\s*$")
+_OPEN, _CLOSE = "([{", ")]}"
+
+
+def prune_refs(defs: list, refs: list, imports: list) -> list:
+    """The file's refs with calls in a decorator moved to the scope that evaluates them, each parameter list
+    turned into the parameters its body calls (`param` refs: name, position[=default]), and arguments kept only
+    when they name a definition, an imported name, an alias, an instance or an attribute of the file."""
+    direct: dict[int, set[str]] = {}  # scope -> names called (or indexed, returned, stored) right there
+    def_names = {d[2] for d in defs}
+    known = set(def_names) | {"self", "cls"}  # `Capture(self)`: the instance passed on
+    special: list[int] = []
+    params_text: dict[int, str] = {}
+    moved = False
+    for index, (relation, name, receiver, scope, line) in enumerate(refs):
+        if relation == "call":  # most refs: kept lean
+            if scope >= 0:
+                if line < defs[scope][3]:
+                    moved = True
+                if receiver is None:
+                    names = direct.get(scope)
+                    if names is None:
+                        direct[scope] = {name}
+                    else:
+                        names.add(name)
+        elif relation in CALL_LIKE:
+            if scope >= 0 and line < defs[scope][3]:
+                moved = True
+            if relation == "callitem":
+                _use(direct, scope, receiver)
+            elif relation != "callresult":
+                special.append(index)
+                if relation != "argkw" and "." not in receiver and _is_param(defs, params_text, scope, receiver):
+                    _use(direct, scope, name)  # `cb(x)` with cb a parameter: x flows on into cb
+        elif relation == "params":
+            special.append(index)
+            params_text[scope] = name
+        elif relation in ("alias", "attralias"):
+            _use(direct, scope, receiver)
+            known.add(name)
+        elif relation == "returns":
+            _use(direct, scope, name)
+        elif relation == "attr" or (relation == "assign" and receiver.rsplit(".", 1)[-1][:1].isupper()):
+            known.add(name)  # `self.c = ...`, `x = C()`: an attribute or an instance worth passing
+    if not special and not moved:
+        return refs
+    for imp in imports:
+        if imp[2] is not None:  # names imported from a module, not modules (`models.CASCADE` is no callable)
+            known.update(alias or name for name, alias in imp[2])
+    used: dict[int, set[str]] = {}  # scope -> names used there or in a scope nested in it (a closure's calls)
+    if params_text:
+        for scope, names in direct.items():
+            while scope >= 0:
+                used.setdefault(scope, set()).update(names)
+                scope = defs[scope][5]
+    kept_params: set[tuple[int, str]] = set()
+    replace: dict[int, list] = {}
+    for index in special:
+        relation, name, receiver, scope, line = refs[index]
+        if relation == "params":
+            names = used.get(scope)
+            replace[index] = _params(name, names, scope, line, kept_params) if names else []
+    for index in special:
+        relation, name, receiver, scope, line = refs[index]
+        if relation == "params":
+            continue
+        value = name
+        if relation == "argkw":
+            match = _KEYWORD.match(name)
+            value = match.group(2) if match else ""
+        parts = value.split(".")
+        last = parts[-1]
+        # `f`, `obj.method`, `self.method`: the last part names something of this file; `cb(x)` in a def whose
+        # parameters both are: what x is given flows on.
+        keep = last in known and (len(parts) == 1 or last in def_names)
+        if not keep and len(parts) == 1 and value:
+            current = scope
+            while current >= 0 and not keep:
+                keep = (current, value) in kept_params
+                current = defs[current][5]
+        if not keep:
+            replace[index] = []
+    if moved:
+        for index, ref in enumerate(refs):
+            relation, name, receiver, scope, line = ref
+            if relation in CALL_LIKE and scope >= 0 and line < defs[scope][3] and index not in replace:
+                while scope >= 0 and line < defs[scope][3]:
+                    scope = defs[scope][5]
+                replace[index] = [(relation, name, receiver, scope, line)]
+    out = []
+    start = 0
+    for index in sorted(replace):
+        out.extend(refs[start:index])
+        out.extend(replace[index])
+        start = index + 1
+    out.extend(refs[start:])
+    return out
+
+
+_WORDS = re.compile(r"[A-Za-z_]\w*")
+
+
+def _is_param(defs: list, params_text: dict, scope: int, name: str) -> bool:
+    """Whether `name` is a word of the parameter list of `scope` or a def around it (a cheap over-estimate)."""
+    while scope >= 0:
+        text = params_text.get(scope)
+        if text is not None and name in text and name in _WORDS.findall(text):
+            return True
+        scope = defs[scope][5]
+    return False
+
+
+def _use(direct: dict, scope: int, name: str | None) -> None:
+    if name and scope >= 0:
+        direct.setdefault(scope, set()).add(name)
+
+
+def _params(text: str, names: set, scope: int, line: int, kept: set) -> list[tuple]:
+    """`param` refs for the parameters in `names` of a parameter list `(a, b=f, *args, c)`: name, position
+    (`0`, `1`..., `kw` after a `*`, `*`, `**`) and, for a default that is a name, `=default`."""
+    if not any(name in text for name in names):
+        return []
+    out = []
+    position = 0
+    keyword_only = False
+    for part in _split_params(text):
+        if part == "/":
+            continue
+        match = _PARAM.match(part)
+        stars, param = match.group(1), match.group(2)
+        if stars or part == "*":
+            keyword_only = True
+        slot = "**" if stars == "**" else "*" if stars else "kw" if keyword_only else str(position)
+        if not stars and not keyword_only:
+            position += 1
+        if param is None or param not in names:
+            continue
+        default = _DEFAULT.search(part) if not stars else None
+        if default:
+            slot = f"{slot}={default.group(1)}"
+        kept.add((scope, param))
+        out.append(("param", param, slot, scope, line))
+    return out
+
+
+def _split_params(text: str) -> list[str]:
+    """A parameter list's text split at its top-level commas (brackets and string literals respected)."""
+    body = text.strip()
+    if body.startswith("(") and body.endswith(")"):
+        body = body[1:-1]
+    parts = []
+    depth = 0
+    quote = ""
+    start = 0
+    for index, char in enumerate(body):
+        if quote:
+            if char == quote and body[index - 1] != "\\":
+                quote = ""
+        elif char in "'\"":
+            quote = char
+        elif char in _OPEN:
+            depth += 1
+        elif char in _CLOSE:
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(body[start:index].strip())
+            start = index + 1
+    parts.append(body[start:].strip())
+    return [part for part in parts if part]

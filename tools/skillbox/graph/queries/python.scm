@@ -53,7 +53,12 @@
 (function_definition return_type: (type [(identifier) (attribute)] @name)) @reference.returncall
 ; holds: callables kept in a dict or list, called as `d[k]()`. @receiver is the container; @name holds the key
 ; and the value (`"k": f` of a dict literal, `d["k"] = f`), or the value alone at a list position (item0-3).
-(assignment left: (identifier) @receiver right: (dictionary (pair value: [(identifier) (attribute)]) @name)) @reference.holds
+(assignment left: (identifier) @receiver right: (dictionary (pair value: [(identifier) (attribute)
+  (call function: [(identifier) (attribute)] arguments: (argument_list . ")"))]) @name)) @reference.holds
+; `d.update({"k": f})` sets the key as `d["k"] = f` does.
+((call function: (attribute object: (identifier) @receiver attribute: (identifier) @_update)
+  arguments: (argument_list . (dictionary (pair value: [(identifier) (attribute)]) @name) . ")"))
+  @reference.holds (#eq? @_update "update"))
 ((assignment left: (subscript value: (identifier) @receiver) right: [(identifier) (attribute)]) @name) @reference.holds
 (assignment left: (identifier) @receiver right: [(list . [(identifier) (attribute)] @name)
   (tuple . [(identifier) (attribute)] @name)]) @reference.item0
@@ -78,6 +83,34 @@
   right: (expression_list . (_) . (call function: [(identifier) (attribute)] @receiver))) @reference.assign
 (assignment left: (pattern_list . (_) . (_) . (identifier) @name)
   right: (expression_list . (_) . (_) . (call function: [(identifier) (attribute)] @receiver))) @reference.assign
+; Parameter flow (pruned by the python hook to what a body calls; see `languages/python.py` `prune_refs`):
+; params: a def's parameter list (the hook keeps the parameters its body calls as `param`); arg0, arg1: a name or
+; attribute passed at a position; argkw: `k=v`. Not recorded for builtins that never call what they are given
+; (`len(x)`, `isinstance(x, C)`) or for unittest's assertions: half the arguments of a large repository.
+(parameters) @name @reference.params
+((call function: [(identifier) (attribute)] @receiver
+  arguments: (argument_list . [(identifier) (attribute)] @name)) @reference.arg0
+  (#not-match? @receiver "^(len|isinstance|issubclass|str|repr|int|float|bool|bytes|list|tuple|set|frozenset|dict|getattr|setattr|hasattr|delattr|type|print|iter|next|super|id|hash|callable|vars|format|any|all|sum|enumerate|zip|reversed|abs|round|open|range|self[.]assert[A-Za-z]*)$"))
+((call function: [(identifier) (attribute)] @receiver
+  arguments: (argument_list . (_) . [(identifier) (attribute)] @name)) @reference.arg1
+  (#not-match? @receiver "^(len|isinstance|issubclass|str|repr|int|float|bool|bytes|list|tuple|set|frozenset|dict|getattr|setattr|hasattr|delattr|type|print|iter|next|super|id|hash|callable|vars|format|any|all|sum|enumerate|zip|reversed|abs|round|open|range|self[.]assert[A-Za-z]*)$"))
+((call function: [(identifier) (attribute)] @receiver
+  arguments: (argument_list (keyword_argument value: [(identifier) (attribute)]) @name)) @reference.argkw
+  (#not-match? @receiver "^(len|isinstance|issubclass|str|repr|int|float|bool|bytes|list|tuple|set|frozenset|dict|getattr|setattr|hasattr|delattr|type|print|iter|next|super|id|hash|callable|vars|format|any|all|sum|enumerate|zip|reversed|abs|round|open|range|self[.]assert[A-Za-z]*)$"))
+; iter: `for x in c` / `for x in f(...)`: the loop calls c's `__iter__` and `__next__`, x holds what they give.
+(for_statement left: (identifier) @name right: [(identifier) (attribute)] @receiver) @reference.iter
+(for_statement left: (identifier) @name right: (call function: [(identifier) (attribute)] @receiver)) @reference.itercall
+; yields: `yield f`, what iterating a generator function gives.
+(yield [(identifier) (attribute)] @name) @reference.yields
+; chained: `a = b = f`, `a = b = C()`.
+(assignment left: (identifier) @name right: (assignment right: [(identifier) (attribute)] @receiver)) @reference.alias
+(assignment left: (identifier) @name
+  right: (assignment right: (call function: [(identifier) (attribute)] @receiver))) @reference.assign
+; nested: `a, (b, c) = f, (g, h)`: the inner pair position by position.
+(assignment left: (pattern_list . (_) . (tuple_pattern . (identifier) @name))
+  right: (expression_list . (_) . (tuple . [(identifier) (attribute)] @receiver))) @reference.alias
+(assignment left: (pattern_list . (_) . (tuple_pattern . (_) . (identifier) @name))
+  right: (expression_list . (_) . (tuple . (_) . [(identifier) (attribute)] @receiver))) @reference.alias
 ; `raise E` instantiates E.
 (raise_statement (identifier) @name) @reference.call
 
