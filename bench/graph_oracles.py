@@ -321,6 +321,41 @@ def python_call_sites(root: Path, files: list[str]) -> list[tuple[str, int, int,
     return out
 
 
+_DEFS_BY_FILE: dict[str, dict[int, str]] = {}
+
+
+def _defs_of(root: Path, rel: str) -> dict[int, str]:
+    """line of each def/class name -> its qualified name in the module, from Python's own `ast`."""
+    found = _DEFS_BY_FILE.get(rel)
+    if found is None:
+        found = _DEFS_BY_FILE[rel] = {}
+        try:
+            tree = ast.parse((root / rel).read_bytes())
+        except (OSError, SyntaxError, ValueError):
+            return found
+
+        def visit(node, prefix: str) -> None:
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    found[child.lineno] = f"{prefix}{child.name}"
+                    visit(child, f"{prefix}{child.name}.")
+
+        visit(tree, "")
+    return found
+
+
+def _first_def_of_its_name(root: Path, truth: tuple[str, int]) -> tuple[str, int]:
+    """The graph holds one node per qualified name, at its first def: `@typing.overload` stubs and the
+    implementation they describe (`Progress.open` in rich: two stubs, then the def jedi names) are one node.
+    A truth at a later def of the same qualified name is moved to the first; anything else is unchanged."""
+    rel, line = truth
+    defs = _defs_of(root, rel)
+    qual = defs.get(line)
+    if qual is None:
+        return truth
+    return rel, min(at for at, q in defs.items() if q == qual)
+
+
 def run_jedi(args) -> dict:
     import jedi
 
@@ -360,6 +395,8 @@ def run_jedi(args) -> dict:
                     truth = None  # jedi itself is unsure
             elif first.type in ("function", "class", "module", "instance") or first.in_builtin_module():
                 truth = "external"
+        if isinstance(truth, tuple):
+            truth = _first_def_of_its_name(root, truth)
         judged.append((rel, line, name, truth))
     print(f"jedi {jedi.__version__}: {len(sites)} sites in {time.perf_counter() - started:.1f} s, seed {args.seed}")
     return score_sites(judged, nodes, links, f"{root.name} (jedi)")
