@@ -141,9 +141,14 @@ def test_property_no_secret_survives_redaction(case):
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(case=texts_with_a_secret(), where=st.sampled_from(["prompt", "input", "output", "error", "summary"]))
-def test_property_no_secret_in_any_stored_byte(home, project_dir, case, where):
+def test_property_no_secret_in_any_stored_byte(home, project_dir, case, where, monkeypatch):
     text, secret = case
     session = f"p{abs(hash((text, where))) % 10**9}"
+    # Each example gets a store of its own: hypothesis reuses one fixture for all examples, and an earlier
+    # example's ordinary words may contain this secret's tail (its strategy draws both from one byte stream).
+    monkeypatch.setenv("SKILLBOX_HOME", str(home / session))
+    home = home / session
+    home.mkdir(exist_ok=True)
     prompt = text if where == "prompt" else "run it"
     run_hook_inprocess("user-prompt-submit", payload("user-prompt-submit", session, project_dir, prompt=prompt))
     fields = {"input": {"command": text}, "output": {"stdout": text}}
