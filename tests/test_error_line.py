@@ -25,17 +25,16 @@ def test_the_root_group_the_twin_and_the_mcp_tools_print_the_same_line(tmp_path)
     assert clicked.exit_code == 1
     assert clicked.stderr.strip() == want
 
-    from skillbox.graph.server import _safe as graph_tool
-    from skillbox.mcp_server import tool_error_class
-    from skillbox.mem.server import _safe as mem_tool
+    from skillbox.mcp_server import guarded, tool_error_class
 
     def fail():
         raise err
 
-    assert graph_tool(fail) == want  # the graph tools answer with the line
-    with pytest.raises(tool_error_class()) as raised:  # memory's semantic errors are tool errors (isError=true)
-        mem_tool(fail)
-    assert str(raised.value) == want
+    # Both MCP servers' tools (graph, mem) go through `guarded`: a tool error (isError=true) whose text is the
+    # same line without its "Error: " (the SDK shows it as "Error executing tool NAME: <message>").
+    with pytest.raises(tool_error_class()) as raised:
+        guarded(fail)
+    assert f"Error: {raised.value}" == want
 
     # the click-free twin of `graph build` (a real process: the twin runs before click is imported)
     proc = subprocess.run(
