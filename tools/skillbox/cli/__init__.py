@@ -22,6 +22,28 @@ FAST_PATHS: dict[tuple[str, ...], str] = {
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point."""
     args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        _dispatch(args)
+    except FileNotFoundError:
+        if _working_folder_exists():
+            raise
+        # The shell's folder was deleted under it (a removed worktree, a cleaned tmp dir): every relative path
+        # is meaningless, so say so in one line instead of a traceback from deep inside os.path.
+        sys.stderr.write("Error: the current folder no longer exists (cd to an existing folder and run again)\n")
+        sys.exit(1)
+
+
+def _working_folder_exists() -> bool:
+    import os
+
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        return False
+    return True
+
+
+def _dispatch(args: list[str]) -> None:
     for prefix, target in FAST_PATHS.items():
         if tuple(args[: len(prefix)]) == prefix:
             import importlib
