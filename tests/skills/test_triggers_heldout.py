@@ -18,7 +18,7 @@ from skillbox.skills.triggers import TARGET_LEFT_ALONE, TARGET_RIGHT_SKILL, load
 from tests.skills.conftest import REPO, SKILLS
 
 HELDOUT = REPO / "tests" / "skills" / "heldout"
-SEALED, DEV, DEV2, DEV3 = (HELDOUT / f"{name}.json" for name in ("sealed", "dev", "dev2", "dev3"))
+SEALED, DEV, DEV2, DEV3, DEV4 = (HELDOUT / f"{name}.json" for name in ("sealed", "dev", "dev2", "dev3", "dev4"))
 
 
 def invoke(*args):
@@ -51,16 +51,19 @@ def test_the_sets_are_disjoint_from_each_other_and_from_the_per_skill_evals():
         evals |= set(data["should_trigger"]) | set(data["should_not_trigger"])
     assert not sealed & dev
     assert not (sealed | dev) & evals
-    # dev2 and dev3 (session 5) are held to the stricter, folded comparison against everything before it. The older sets
-    # keep the exact one: folded, one sealed request equals a per-skill eval request, and finding which would
-    # mean reading the sealed set (README.md, "Overlap").
-    dev2, dev3 = ({normalised(r) for r in requests_of(p)} for p in (DEV2, DEV3))
+    # dev2, dev3 (session 5) and dev4 (session 6) are held to the stricter, folded comparison against everything
+    # before them. The older sets keep the exact one: folded, one sealed request equals a per-skill eval request,
+    # and finding which would mean reading the sealed set (README.md, "Overlap").
+    dev2, dev3, dev4 = ({normalised(r) for r in requests_of(p)} for p in (DEV2, DEV3, DEV4))
     assert not dev2 & {normalised(r) for r in sealed | dev | evals}
     assert not dev3 & ({normalised(r) for r in sealed | dev | evals} | dev2)
+    assert not dev4 & ({normalised(r) for r in sealed | dev | evals} | dev2 | dev3)
 
 
-@pytest.mark.parametrize(("path", "per_skill", "near"), [(DEV2, 6, 20), (DEV3, 4, 10)], ids=["dev2", "dev3"])
-def test_the_session_5_sets_cover_every_skill_in_both_languages_and_name_their_sources(path, per_skill, near):
+@pytest.mark.parametrize(
+    ("path", "per_skill", "near"), [(DEV2, 6, 20), (DEV3, 4, 10), (DEV4, 4, 12)], ids=["dev2", "dev3", "dev4"]
+)
+def test_the_later_sets_cover_every_skill_in_both_languages_and_name_their_sources(path, per_skill, near):
     cases = load_heldout_set(path).cases
     skills = {p.parent.name for p in SKILLS.glob("*/SKILL.md")}
     assert all(sum(c.expect == s for c in cases) >= per_skill for s in skills)
