@@ -139,8 +139,8 @@ def test_bad_set_files_are_one_line_errors(tmp_path):
 @pytest.mark.xfail(
     strict=True,
     reason="sealed half measured at 86.9% right skill (target 95%) and 95.8% near-misses left alone (target 80%) "
-    "in session 5 after tuning on dev, dev2 and dev3 only (88.1% in session 4); remove this mark when the bundle "
-    "meets both",
+    "in session 5 after tuning on dev, dev2 and dev3 only (88.1% in session 4); session 6 retuned on dev..dev4 and "
+    "left the sealed score to the lead; remove this mark when the bundle meets both",
 )
 def test_the_sealed_half_meets_its_targets():
     score = score_heldout(SKILLS, load_heldout_set(SEALED))
@@ -152,3 +152,18 @@ def test_the_dev_half_meets_the_targets_it_was_tuned_on():
     score = score_heldout(SKILLS, load_heldout_set(DEV))
     assert score.unknown_skills == []
     assert score.meets_targets, score.misses
+
+
+# What the tuning sets scored when session 6 stopped tuning (a29a1ef), less one positive each: an edit that loses
+# more than one positive, or any near-miss, of a set fails here, so a fix for one set cannot silently cost another.
+# dev4's near-miss figure is below the 80% target: it is recorded, not endorsed (README.md, "Results").
+TUNED_FLOORS = {DEV2: (107, 23), DEV3: (53, 11), DEV4: (62, 9)}
+
+
+@pytest.mark.parametrize(("path", "floors"), TUNED_FLOORS.items(), ids=["dev2", "dev3", "dev4"])
+def test_the_later_tuning_sets_keep_what_session_6_reached(path, floors):
+    score = score_heldout(SKILLS, load_heldout_set(path))
+    right = sum(c.expect == p for c, p in score.positives)
+    alone = sum(p is None for _, p in score.near_misses)
+    assert score.unknown_skills == []
+    assert right >= floors[0] and alone >= floors[1], score.misses
