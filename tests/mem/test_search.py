@@ -377,3 +377,11 @@ def test_the_records_of_the_session_about_the_question_rank_before_a_stray_match
         search_module._by_session = own
     assert refs(search(store, "redis")) == [f"#{restart}", f"#{decision}"]
     assert refs(search(store, "lockout counter redis", limit=2)) == [f"#{counter}", f"#{decision}"]
+
+
+def test_records_without_a_session_do_not_vouch_for_each_other(store):
+    """Notes stored outside any session (`mem add`) are unrelated: each is a session of its own."""
+    counter = add(store, "Lockout counter moved into the auth middleware")
+    decision = add(store, "Decided against Redis here: a single process keeps the state, as the design notes explain")
+    (restart,) = _session_turns(store, [("note", "Redis restarted")], session="ops")
+    assert refs(search(store, "lockout counter redis")) == [f"#{counter}", f"#{restart}", f"#{decision}"]
