@@ -22,7 +22,7 @@ import math
 import re
 
 # How many candidates search ranks before the session evidence reorders them; the page is cut from these.
-SESSION_POOL = 50
+SESSION_POOL = 20
 # Reciprocal-rank fusion: score = 1 / (RRF_C + own rank) + SESSION_WEIGHT / (RRF_C + session rank), ranks from 0.
 RRF_C = 3
 SESSION_WEIGHT = 1.0
