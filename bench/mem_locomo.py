@@ -3,15 +3,18 @@
 LoCoMo (snap-research/locomo) has 10 long conversations and 1,986 questions, each with the ids of the dialog turns
 that hold its evidence, so recall@k needs no language model: every turn is stored as one memory record (an
 observation: text as title, speaker as subtitle, a shared image's caption as a fact, the session's date as its
-time), every question is asked with the conversation as the project filter, and a question is a hit when one of
-its evidence turns is among the top k results. The baselines index the same turns one row each in an FTS5 table
-with the porter stemmer and query it the three ways a naive memory does: terms OR-ed, AND-ed, and the whole
-question as one phrase (claude-mem's multi-word bug); shared/oracles.md quotes 0.680 / 0.082 / 0.001 at k=10.
+time; each of LoCoMo's sessions is one memory session), every question is asked with the conversation as the
+project filter, and a question is a hit when one of its evidence turns is among the top k results. The
+baselines index the same turns one row each in an FTS5 table with the porter stemmer and query it the three ways
+a naive memory does: terms OR-ed, AND-ed, and the whole question as one phrase (claude-mem's multi-word bug);
+shared/oracles.md quotes 0.680 / 0.082 / 0.001 at k=10.
 
-Nothing here is tuned on the questions: the search code under test is the product's, with its general rules.
+The search code under test is the product's, with its general rules; the one rule with constants picked on
+LoCoMo (session evidence, sessions_rank.py) had them picked on conversations 0-4 only, and `--half dev|test`
+prints either half so the other can be checked.
 The data set's licence is not stated, so it is read at bench time from a cache folder and never committed.
 
-Run: python bench/mem_locomo.py [--data DIR] [--conversations N] [--without RULE ...] [--json]
+Run: python bench/mem_locomo.py [--data DIR] [--conversations N] [--half dev|test] [--without RULE ...] [--json]
 `--without` switches one of search's general rules off for an ablation (see ABLATIONS); the baselines are
 unaffected.
 DIR holds LoCoMo's unpacked zip (default $SKILLBOX_LOCOMO or /work/cache/locomo); get it with
@@ -46,6 +49,7 @@ ORACLE = {"fts5 OR (porter)": 0.680, "fts5 AND (porter)": 0.082, "fts5 phrase (p
 KS = (5, 10)
 # Each rule of the product's search that an ablation can switch off, and how (module attributes patched for the run).
 ABLATIONS = {
+    "sessions": "a hit's session's share of the query's terms counts toward its rank (sessions_rank.by_session)",
     "replies": "a hit that asks (its title ends in ?) brings the next record of its session (search._with_replies)",
     "dates": "a calendar date in the question favours records from about then (query.dated, search.DATE_BOOST)",
     "rare-rows": "every row of a rare term is ranked, not only the newest window (search.RARE_TERM_MATCHES)",
@@ -122,14 +126,17 @@ def build(conversations: list[dict], path: Path) -> tuple[dict[int, str], sqlite
 
         def fill() -> None:
             conn = store.conn
+            started: set[str] = set()
             for conv in conversations:
                 project = f"locomo-{conv['sample_id']}"
-                session = f"{project}-s"
-                conn.execute(
-                    "INSERT INTO sessions (session_id, project, started_at) VALUES (?, ?, ?)",
-                    (session, project, now_iso(0)),
-                )
                 for ident, speaker, text, caption, epoch in turns_of(conv):
+                    session = f"{project}-{ident.split(':')[0]}"  # each of LoCoMo's sessions is one of ours
+                    if session not in started:
+                        started.add(session)
+                        conn.execute(
+                            "INSERT INTO sessions (session_id, project, started_at) VALUES (?, ?, ?)",
+                            (session, project, now_iso(epoch)),
+                        )
                     obs = Observation(
                         "note",
                         text,
@@ -168,7 +175,10 @@ def baseline_hits(baseline: sqlite3.Connection, project: str, question: str, mod
 def ablate(rules: list[str]) -> None:
     """Switch the named rules off in this process (the bench's own copy of the search code)."""
     for rule in rules:
-        if rule == "replies":
+        if rule == "sessions":
+            search_module._by_session = lambda store, hits, terms: hits
+            search_module.SESSION_POOL = 0
+        elif rule == "replies":
             search_module._with_replies = lambda store, hits, filters, limit: hits
         elif rule == "dates":
             search_module.dated = lambda text: (text, None, None)
@@ -213,6 +223,7 @@ def main() -> None:
     parser.add_argument("--data", default=os.environ.get("SKILLBOX_LOCOMO", "/work/cache/locomo"))
     parser.add_argument("--conversations", type=int, default=0, help="only the first N conversations")
     parser.add_argument("--without", action="append", default=[], choices=sorted(ABLATIONS), help="ablate a rule")
+    parser.add_argument("--half", choices=("dev", "test"), help="only conversations 0-4 (dev) or 5-9 (test)")
     parser.add_argument("--misses", type=int, default=0, metavar="N", help="print N missed questions, sorted by kind")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
@@ -220,6 +231,8 @@ def main() -> None:
     conversations = load(Path(args.data))
     if args.conversations:
         conversations = conversations[: args.conversations]
+    if args.half:  # the dev half (conversations 0-4) is where tuned constants were picked; test is 5-9
+        conversations = conversations[:5] if args.half == "dev" else conversations[5:]
     k_max = max(KS)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "memory.db"

@@ -352,3 +352,36 @@ def test_a_reply_further_down_the_page_moves_up_behind_its_question(store):
     result = search(store, "worker queue sqs")
     assert refs(result) == [f"#{asked}", f"#{answer}", f"#{other}"]  # by score alone: asked, other, answer
     assert [h.match for h in result.hits] == ["all", "any", "any"]  # moved, not re-labelled: it matched a word
+
+
+def test_the_records_of_the_session_about_the_question_rank_before_a_stray_match(store):
+    """Session evidence: the lockout task's session holds every word of the question, the other session one."""
+    counter, decision = _session_turns(
+        store,
+        [
+            ("note", "Lockout counter moved into the auth middleware"),
+            ("note", "Decided against Redis here: a single process keeps the state, as the design notes explain"),
+        ],
+        session="fix-lockout",
+    )
+    (restart,) = _session_turns(store, [("note", "Redis restarted")], session="ops")
+    from skillbox.mem import search as search_module
+
+    assert refs(search(store, "lockout counter redis")) == [f"#{counter}", f"#{decision}", f"#{restart}"]
+    # By each record's own score the short stray match would come second; a single word has no session evidence.
+    own = search_module._by_session
+    try:
+        search_module._by_session = lambda store, hits, terms: hits
+        assert refs(search(store, "lockout counter redis")) == [f"#{counter}", f"#{restart}", f"#{decision}"]
+    finally:
+        search_module._by_session = own
+    assert refs(search(store, "redis")) == [f"#{restart}", f"#{decision}"]
+    assert refs(search(store, "lockout counter redis", limit=2)) == [f"#{counter}", f"#{decision}"]
+
+
+def test_records_without_a_session_do_not_vouch_for_each_other(store):
+    """Notes stored outside any session (`mem add`) are unrelated: each is a session of its own."""
+    counter = add(store, "Lockout counter moved into the auth middleware")
+    decision = add(store, "Decided against Redis here: a single process keeps the state, as the design notes explain")
+    (restart,) = _session_turns(store, [("note", "Redis restarted")], session="ops")
+    assert refs(search(store, "lockout counter redis")) == [f"#{counter}", f"#{restart}", f"#{decision}"]

@@ -9,7 +9,9 @@ order, rank first by bm25 with column weights (title > subtitle > facts > narrat
 holding any term fill the rest of the page. The last term is also matched as a prefix (`auth` finds
 "authentication"). Broad terms would make bm25 score tens of thousands of rows, so only the newest matches are
 ranked (RANK_WINDOW) — plus every row of a rare term, however old, because a rare word (a name, an error code)
-is usually the point of the question.
+is usually the point of the question. Then the records' sessions weigh in (sessions_rank.py): a pool of
+candidates is reordered by each record's rank fused with how much of the query its session covers, so the records
+of the task the question is about come before a stray match from another session.
 Observations, turn summaries and prompts are searched alike and told apart by their reference: `#12`, `S3`, `P7`.
 """
 
@@ -24,6 +26,8 @@ from dataclasses import dataclass, field
 from skillbox.errors import NotFoundError, UsageError
 from skillbox.mem.query import Term, dated, query_terms
 from skillbox.mem.query import expression as query_expression
+from skillbox.mem.sessions_rank import SESSION_POOL
+from skillbox.mem.sessions_rank import by_session as _by_session
 from skillbox.mem.store import Store, now_iso
 
 KIND_PREFIX = {"observation": "#", "summary": "S", "prompt": "P"}
@@ -519,8 +523,9 @@ def search(store: Store, query: str = "", filters: Filters | None = None, *, lim
     then = _within(filters, since, until)
     present = {kind: _present_forms(store, _KIND_TABLE[kind], wanted) for kind in filters.kinds}
     modes = [("all", "AND")] + ([("any", "OR")] if len(wanted) > 1 else [])
+    pool = max(limit, SESSION_POOL) if len(wanted) > 1 else limit  # candidates for the session evidence
     for mode, operator in modes:
-        missing = limit - len(result.hits)
+        missing = pool - len(result.hits)
         rows = []
         for kind in filters.kinds:
             terms = present[kind]
@@ -537,7 +542,8 @@ def search(store: Store, query: str = "", filters: Filters | None = None, *, lim
             shown.setdefault(row["kind"], []).append(row["id"])
             result.hits.append(_row_hit(row, mode))
         if len(result.hits) >= limit:
-            break
+            break  # the page is full of rows with every term: the pool need not reach into rows with some
+    result.hits = _by_session(store, result.hits, wanted)[:limit]
     if any(hit.kind == "observation" for hit in result.hits):
         result.hits = _with_replies(store, result.hits, filters, limit)
     if not result.hits or any(hit.match == "any" for hit in result.hits):
