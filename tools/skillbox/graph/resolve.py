@@ -135,6 +135,11 @@ class Resolver:
         return modules
 
     def run(self) -> None:
+        self.prepare()
+        self.resolve_files(self.to_resolve())
+
+    def prepare(self) -> None:
+        """The tables every file resolves against: nodes, imports, and the classes' bases (all files)."""
         paths = sorted(self.records)
         for path in paths:
             self._add_file(path, self.records[path])
@@ -144,12 +149,20 @@ class Resolver:
         for path in paths:
             self._add_refs(path, self.records[path], inherits=True)
         self._mro_memo = {}  # bases are complete only now
+
+    def to_resolve(self) -> list[str]:
+        """The files whose references `resolve_files` still has to resolve, in path order."""
+        return [path for path in sorted(self.records) if path not in self.reuse]
+
+    def resolve_files(self, paths: list[str]) -> None:
+        """Each file's references and doc links into its own edges (after `prepare`). A file's edges depend on the
+        tables alone, not on which other files were resolved before it, so the files can be split between
+        processes (`link_split`)."""
         for path in paths:
-            if path not in self.reuse:
-                self._add_refs(path, self.records[path], inherits=False)
+            self._add_refs(path, self.records[path], inherits=False)
         for path in paths:
             rec = self.records[path]
-            if (rec.links or rec.mentions) and path not in self.reuse:
+            if rec.links or rec.mentions:
                 self._add_doc_edges(path, rec)
 
     def _add_file(self, path: str, rec: FileRecord) -> None:
