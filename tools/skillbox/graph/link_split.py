@@ -21,9 +21,11 @@ from skillbox.graph.graph_json import BlockParts, FileBlock, file_block
 from skillbox.graph.records import FileRecord
 from skillbox.graph.resolve import Resolver
 
-# Below this many references a fork (~10-30 ms with a big heap, plus the copy-on-write faults the child takes)
-# costs more than the half of resolution it saves. svelte has ~39k, Django ~265k.
-SPLIT_MIN_REFS = 20_000
+# Below this many references the split saves nothing: on svelte (~39k references) the parent's part took 0.41-0.49
+# CPU-s against 0.42-0.44 serial, since the tables (~0.14 s) come first either way and reading the child's blocks
+# back costs ~0.1 s; on Django (~265k) the parent's part is 1.8-2.0 against 2.3 serial (bench/README.md,
+# "graph build after extraction"). A fork with a big heap costs ~10 ms plus the copy-on-write faults both take.
+SPLIT_MIN_REFS = 100_000
 # The share of the references the child takes: this process also reads the child's blocks back.
 CHILD_SHARE = 0.5
 
