@@ -4,7 +4,8 @@ A cold build resolves every file's references after extraction, and nothing else
 was ~2 s of one core with the other idle. The tables every file resolves against (nodes, imports, bases) are built
 once, here; then the files left to resolve are cut in two by their number of references, a forked child resolves
 and renders the second part (it sees the tables without copying them) and sends its blocks back through an
-unlinked temporary file, while this process does the first part.
+unlinked temporary file, while this process does the first part. Only when a core is free (`core_free`): on a
+loaded machine the split only adds CPU.
 
 A file's edges are a function of the tables and its own record, never of which files were resolved before it
 (the lazily filled memos hold the same answers whoever fills them), so the blocks equal the serial ones byte for
@@ -14,6 +15,7 @@ byte: `tests/graph/test_link_split.py` builds the fixtures both ways.
 from __future__ import annotations
 
 import marshal
+import os
 import tempfile
 
 from skillbox.graph.forking import fork_task, joined
@@ -41,7 +43,7 @@ def resolve_blocks(
     weights = [len(records[path].refs) + 1 for path in paths]
     total = sum(weights)
     mine, theirs = paths, []
-    if split and total >= SPLIT_MIN_REFS:
+    if split and total >= SPLIT_MIN_REFS and core_free():
         cut, running, goal = len(paths), 0, total * (1 - CHILD_SHARE)
         for position, weight in enumerate(weights):
             running += weight
@@ -78,6 +80,30 @@ def resolve_blocks(
                 resolver.resolve_files(theirs)
                 done.update(_rendered(resolver, theirs))
     return resolver, done
+
+
+def core_free() -> bool:
+    """Whether another core is idle for the child: no other task is runnable right now (Linux's /proc/loadavg
+    counts the runnable tasks, this process included), elsewhere the 1-minute load average leaves a core free.
+    On a busy machine the child only competes with the other processes, and the split's extra CPU (~0.6-1 s on
+    Django: copy-on-write faults, memos filled twice, the hand-back) makes the build slower, not faster. (The
+    1-minute average alone would also count this build's own extraction pool, and builds run back to back.)"""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    if cores < 2:
+        return False
+    try:
+        with open("/proc/loadavg", "rb") as handle:
+            runnable = int(handle.read().split()[3].split(b"/")[0])
+        return runnable - 1 <= cores - 2
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.getloadavg()[0] <= cores - 1
+    except (AttributeError, OSError):
+        return False
 
 
 def _rendered(resolver: Resolver, paths: list[str]) -> dict[str, tuple[FileBlock, int]]:
