@@ -215,7 +215,7 @@ def build_graph(
     with gc_paused():
         plan = make_plan(root, out_dir, force, max_bytes, seconds, report)
         extracted = extract(plan, jobs, seconds, report)
-        linked = link(plan, extracted, seconds, report)
+        linked = link(plan, extracted, seconds, report, jobs)
         summary = summarize(plan, extracted, linked)
         write(plan, extracted, linked, summary, seconds, report)
     seconds["total"] = time.perf_counter() - started
@@ -394,7 +394,7 @@ def extract(plan: Plan, jobs: int | None, seconds: dict, report: Progress) -> Ex
 
 
 # -- link ----------------------------------------------------------------------------------------------------------
-def link(plan: Plan, extracted: Extracted, seconds: dict, report: Progress) -> Linked:
+def link(plan: Plan, extracted: Extracted, seconds: dict, report: Progress, jobs: int | None = None) -> Linked:
     """Resolve the records into edges and serialise each file's block of graph.json.
 
     Blocks of the previous graph.json stay valid while no file's interface changed: then only the changed files'
@@ -405,7 +405,7 @@ def link(plan: Plan, extracted: Extracted, seconds: dict, report: Progress) -> L
     with _timed(seconds, "resolve"):
         report("resolve", 0, 1)
         from skillbox.graph.graph_json import file_block
-        from skillbox.graph.resolve import resolve
+        from skillbox.graph.link_split import resolve_blocks
 
         records = extracted.records
         digest = _interface_digest(records)
@@ -414,7 +414,7 @@ def link(plan: Plan, extracted: Extracted, seconds: dict, report: Progress) -> L
         old_digest, old_blocks = _load_blocks(plan.cache) if intact else (None, {})
         reuse = _reusable(plan, extracted, digest, old_digest, old_blocks)
         old_graph = plan.graph_path.read_bytes() if old_blocks else b""
-        resolver = resolve(records, reuse)
+        resolver, built_blocks = resolve_blocks(records, reuse, split=jobs != 1)
         blocks, fresh = {}, {}
         for rel in sorted(records):
             if rel in reuse:
@@ -424,11 +424,13 @@ def link(plan: Plan, extracted: Extracted, seconds: dict, report: Progress) -> L
                     old_graph[n_off : n_off + n_len], old_graph[l_off : l_off + l_len], old.counts, old.unresolved
                 )
             else:
-                built = file_block(resolver.file_nodes[rel], resolver.file_edges[rel])
-                fresh[rel] = built.parts
-                blocks[rel] = Block(
-                    built.nodes_json, built.links_json, built.counts, resolver.file_unresolved.get(rel, 0)
+                # (package.json and tsconfig.json records make no nodes: no block was rendered for them)
+                built, unresolved = built_blocks.get(rel) or (
+                    file_block(resolver.file_nodes[rel], resolver.file_edges[rel]),
+                    resolver.file_unresolved.get(rel, 0),
                 )
+                fresh[rel] = built.parts
+                blocks[rel] = Block(built.nodes_json, built.links_json, built.counts, unresolved)
         externals = [resolver.externals[k] for k in sorted(resolver.externals)]
         built = file_block(externals, [])
         fresh[EXTERNALS] = built.parts

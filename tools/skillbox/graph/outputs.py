@@ -16,6 +16,8 @@ from pathlib import Path
 from skillbox.atomic import atomic_write
 from skillbox.graph.cluster import detect_communities, read_previous, write_communities
 from skillbox.graph.code_graph import CodeGraph
+from skillbox.graph.forking import fork_task as _fork
+from skillbox.graph.forking import joined as _joined
 from skillbox.graph.index import index_path_for
 from skillbox.graph.index_writer import update_index, write_index
 from skillbox.graph.report import render_report
@@ -174,35 +176,6 @@ class UseOutputsWriter:
 
 
 FORK_MIN_NODES = 3_000
-
-
-def _fork(task) -> int | None:
-    """Run `task` in a forked child; the child's pid, or None where fork is unavailable (then the caller runs it)."""
-    import threading
-
-    # Forking a process that runs other threads can leave the child holding a lock nobody will release.
-    if not hasattr(os, "fork") or os.environ.get("SKILLBOX_NO_FORK") or threading.active_count() > 1:
-        return None
-    try:
-        pid = os.fork()
-    except OSError:
-        return None
-    if pid:
-        return pid
-    try:  # the child: do the task and exit, never return into the caller's code
-        task()
-        os._exit(0)
-    except BaseException:
-        os._exit(1)  # the parent sees the exit code and does the task itself
-
-
-def _joined(pid: int) -> bool:
-    """Wait for a child; True when it finished its task."""
-    try:
-        _pid, status = os.waitpid(pid, 0)
-    except ChildProcessError:
-        return False
-    return os.waitstatus_to_exitcode(status) == 0
 
 
 def outputs_missing(graph_path: Path) -> bool:

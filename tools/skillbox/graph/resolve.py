@@ -70,6 +70,8 @@ HELD_SET = re.compile(r"^\w+\s*\[(.+)\]\s*=\s*([\w.]+)$", re.S)  # `d["k"] = f`
 HELD_CALL = re.compile(r"^\w+\s*\[(.+)\]$", re.S)  # `d["k"]` in `d["k"]()`
 
 # Targets: ("def", path, index) | ("module", path) | ("external", node_id) | None
+_EMPTY: dict = {}  # the default of the tables' nested lookups (never written to): no new dict per miss
+BASE_RELATIONS = frozenset({"inherit", "implement"})
 
 
 class Resolver:
@@ -135,6 +137,11 @@ class Resolver:
         return modules
 
     def run(self) -> None:
+        self.prepare()
+        self.resolve_files(self.to_resolve())
+
+    def prepare(self) -> None:
+        """The tables every file resolves against: nodes, imports, and the classes' bases (all files)."""
         paths = sorted(self.records)
         for path in paths:
             self._add_file(path, self.records[path])
@@ -144,12 +151,20 @@ class Resolver:
         for path in paths:
             self._add_refs(path, self.records[path], inherits=True)
         self._mro_memo = {}  # bases are complete only now
+
+    def to_resolve(self) -> list[str]:
+        """The files whose references `resolve_files` still has to resolve, in path order."""
+        return [path for path in sorted(self.records) if path not in self.reuse]
+
+    def resolve_files(self, paths: list[str]) -> None:
+        """Each file's references and doc links into its own edges (after `prepare`). A file's edges depend on the
+        tables alone, not on which other files were resolved before it, so the files can be split between
+        processes (`link_split`)."""
         for path in paths:
-            if path not in self.reuse:
-                self._add_refs(path, self.records[path], inherits=False)
+            self._add_refs(path, self.records[path], inherits=False)
         for path in paths:
             rec = self.records[path]
-            if (rec.links or rec.mentions) and path not in self.reuse:
+            if rec.links or rec.mentions:
                 self._add_doc_edges(path, rec)
 
     def _add_file(self, path: str, rec: FileRecord) -> None:
@@ -491,11 +506,11 @@ class Resolver:
             return self._attr_memo[key]
         self._attr_memo[key] = None  # cycle guard
         result = None
-        index = self.children.get(module_file, {}).get(-1, {}).get(name)
+        index = self.children.get(module_file, _EMPTY).get(-1, _EMPTY).get(name)
         if index is not None:
             result = ("def", module_file, index)
         else:
-            binding = self.bindings.get(module_file, {}).get(-1, {}).get(name)
+            binding = self.bindings.get(module_file, _EMPTY).get(-1, _EMPTY).get(name)
             if binding is not None and depth < 20:
                 result = self._follow(binding, depth + 1)
             if result is None:
@@ -523,20 +538,24 @@ class Resolver:
     def member(self, path: str, index: int, name: str, depth: int = 0) -> tuple[tuple | None, bool]:
         """`Class.name`: (target, inherited?) through the class body (and `impl`/extension blocks of the same
         type in the file), then its resolved bases in method resolution order (C3, as Python computes it)."""
-        children = self.children.get(path, {})
+        children = self.children.get(path, _EMPTY)
         group = self.same_id.get((path, index), (index,))
         for member_of in group:  # the class itself first: most lookups end here, without a method order
-            found = children.get(member_of, {}).get(name)
+            found = children.get(member_of, _EMPTY).get(name)
             if found is not None:
                 return ("def", path, found), False
-        if not any((path, member_of) in self.bases for member_of in group):
+        bases = self.bases
+        for member_of in group:
+            if (path, member_of) in bases:
+                break
+        else:
             return None, False
         for position, (class_path, class_index) in enumerate(self.mro(path, index)):
             if position == 0:
                 continue
-            children = self.children.get(class_path, {})
+            children = self.children.get(class_path, _EMPTY)
             for member_of in self.same_id.get((class_path, class_index), (class_index,)):
-                found = children.get(member_of, {}).get(name)
+                found = children.get(member_of, _EMPTY).get(name)
                 if found is not None:
                     return ("def", class_path, found), position > 0
         return None, False
@@ -584,10 +603,10 @@ class Resolver:
                 not first and current >= 0 and not spec.class_scope_visible and defs[current].kind in CLASS_LIKE
             )
             if not skip:
-                index = children.get(current, {}).get(name)
+                index = children.get(current, _EMPTY).get(name)
                 if index is not None:
                     return ("def", path, index)
-                binding = bindings.get(current, {}).get(name)
+                binding = bindings.get(current, _EMPTY).get(name)
                 if binding is not None:
                     return self._follow(binding) or ("unresolved",)
             if current < 0:
@@ -605,23 +624,31 @@ class Resolver:
     def _add_refs(self, path: str, rec: FileRecord, inherits: bool) -> None:
         # References are plain (relation, name, receiver, scope, line) tuples here: they are most of the cached
         # objects, and a build that reuses a file's block never needs them as named tuples.
-        if not rec.refs:
+        refs = rec.refs
+        if not refs:
             return
         spec = self.specs.get(rec.lang)
         if spec is None:
             return
-        ids = self.ids[path]
+        if inherits:  # the first pass only draws the bases: a few percent of the references
+            refs = [ref for ref in refs if ref[0] in BASE_RELATIONS]
+            if not refs:
+                return
+        all_ids = self.ids
+        ids = all_ids[path]
         memo: dict[tuple, list] = {}
         seen: set[tuple] = set()
         conflicted = self._flow(path)["conflicted"] if not inherits else ()
         hook = spec.hook() if spec.hooks else None
         calling = getattr(hook, "CALLING_BUILTINS", {}) if not inherits else {}
-        for ref in rec.refs:
+        append = self.file_edges[path].append
+        resolve_ref = self._resolve_ref
+        unresolved = 0
+        for ref in refs:
             kind = ref[0]
             if kind in FLOW_RELATIONS and not (kind in ARG_RELATIONS and ref[2] in calling):
                 continue
-            is_base = kind in ("inherit", "implement")
-            if is_base != inherits:
+            if (kind in BASE_RELATIONS) != inherits:
                 continue
             special = kind if kind in ("callitem", "callresult") else kind in ("inherit", "implement", "decorator")
             sensitive = kind == "callitem" or (
@@ -630,29 +657,39 @@ class Resolver:
             key = (special, ref[3], ref[1], ref[2], ref[4] if sensitive else 0)
             results = memo.get(key)
             if results is None:
-                results = self._resolve_ref(path, rec, spec, ref)
-                memo[key] = results
+                results = memo[key] = resolve_ref(path, rec, spec, ref)
             if not results:
-                self.file_unresolved[path] += 1
+                unresolved += 1
                 continue
             source = ids[ref[3]] if ref[3] >= 0 else path
             relation = REF_RELATION[kind]
             for target, confidence, score, reason in results:
                 if target[0] != "def":
                     continue
-                target_id = self.ids[target[1]][target[2]]
+                target_id = all_ids[target[1]][target[2]]
                 if target_id == source and relation != "calls":
                     continue
                 edge_key = (source, target_id, relation, ref[4])
                 if edge_key in seen:
                     continue
                 seen.add(edge_key)
-                context = kind if relation == "references" else ""
-                self.file_edges[path].append(
-                    (source, target_id, relation, ref[4], confidence, context, path, score, reason)
+                append(
+                    (
+                        source,
+                        target_id,
+                        relation,
+                        ref[4],
+                        confidence,
+                        kind if relation == "references" else "",
+                        path,
+                        score,
+                        reason,
+                    )
                 )
                 if inherits and ref[3] >= 0:
                     self.bases.setdefault((path, ref[3]), []).append((target[1], target[2]))
+        if unresolved:
+            self.file_unresolved[path] += unresolved
 
     def _resolve_ref(self, path: str, rec: FileRecord, spec, ref) -> list[tuple]:
         """[(target, confidence, score, reason)] for one reference; reason says why a guess was made."""
@@ -1397,7 +1434,7 @@ class Resolver:
             return self.module_attr(container[1], name)
         if container[0] == "dir":
             for file in sorted(self.dir_files.get(container[1], ())):
-                index = self.children.get(file, {}).get(-1, {}).get(name)
+                index = self.children.get(file, _EMPTY).get(-1, _EMPTY).get(name)
                 if index is not None:
                     return ("def", file, index)
             return None

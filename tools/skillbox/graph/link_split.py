@@ -1,0 +1,118 @@
+"""Resolution and block rendering shared between this process and a forked child, on the machine's two cores.
+
+A cold build resolves every file's references after extraction, and nothing else can run meanwhile: on Django it
+was ~2 s of one core with the other idle. The tables every file resolves against (nodes, imports, bases) are built
+once, here; then the files left to resolve are cut in two by their number of references, a forked child resolves
+and renders the second part (it sees the tables without copying them) and sends its blocks back through an
+unlinked temporary file, while this process does the first part. Only when a core is free (`core_free`): on a
+loaded machine the split only adds CPU.
+
+A file's edges are meant to be a function of the tables and its own record, not of which files were resolved
+before it; the lazily filled memos could break that only where a cycle guard answers for a value still being
+computed (incremental builds, which resolve subsets of the files, rely on the same property). Checked: the
+recorded digests hold with the split forced on (`tests/graph/test_link_split.py`), and Django's and svelte's
+graph.json are byte-identical split and serial.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import tempfile
+
+from skillbox.graph.forking import fork_task, joined
+from skillbox.graph.graph_json import BlockParts, FileBlock, file_block
+from skillbox.graph.records import FileRecord
+from skillbox.graph.resolve import Resolver
+
+# Below this many references the split saves nothing: on svelte (~39k references) the parent's part took 0.41-0.49
+# CPU-s against 0.42-0.44 serial, since the tables (~0.14 s) come first either way and reading the child's blocks
+# back costs ~0.1 s; on Django (~265k) the parent's part is 1.8-2.0 against 2.3 serial (bench/README.md,
+# "graph build after extraction"). A fork with a big heap costs ~10 ms plus the copy-on-write faults both take.
+SPLIT_MIN_REFS = 100_000
+# The share of the references the child takes (measured on Django: halves are about even, the parent's read-back
+# of the child's blocks ~0.1 s against the child's copy-on-write faults).
+CHILD_SHARE = 0.5
+
+
+def resolve_blocks(
+    records: dict[str, FileRecord], reuse: frozenset[str], split: bool = True
+) -> tuple[Resolver, dict[str, tuple[FileBlock, int]]]:
+    """The resolver (its tables, externals and stats) and, per file not in `reuse`, its block and its number of
+    unresolved references. `split=False` keeps all the work in this process."""
+    resolver = Resolver(records, reuse)
+    resolver.prepare()
+    paths = resolver.to_resolve()
+    weights = [len(records[path].refs) + 1 for path in paths]
+    total = sum(weights)
+    mine, theirs = paths, []
+    if split and total >= SPLIT_MIN_REFS and core_free():
+        cut, running, goal = len(paths), 0, total * (1 - CHILD_SHARE)
+        for position, weight in enumerate(weights):
+            running += weight
+            if running >= goal:
+                cut = position + 1
+                break
+        mine, theirs = paths[:cut], paths[cut:]
+    if not theirs:
+        resolver.resolve_files(mine)
+        return resolver, _rendered(resolver, mine)
+
+    with tempfile.TemporaryFile() as spool:
+
+        def child() -> None:
+            resolver.resolve_files(theirs)
+            out = {}
+            for path, (block, unresolved) in _rendered(resolver, theirs).items():
+                out[path] = (block.nodes_json, block.links_json, block.counts, block.parts.edges, unresolved)
+            marshal.dump(out, spool)
+            spool.flush()
+
+        pid = fork_task(child)
+        if pid is None:
+            mine, theirs = paths, []
+        resolver.resolve_files(mine)
+        done = _rendered(resolver, mine)
+        if pid is not None:
+            if joined(pid):
+                spool.seek(0)
+                for path, (nodes_json, links_json, counts, edges, unresolved) in marshal.load(spool).items():
+                    nodes = sorted(resolver.file_nodes[path], key=_node_id)
+                    done[path] = (FileBlock(nodes_json, links_json, counts, BlockParts(nodes, edges)), unresolved)
+            else:  # the child failed: do its part here
+                resolver.resolve_files(theirs)
+                done.update(_rendered(resolver, theirs))
+    return resolver, done
+
+
+def core_free() -> bool:
+    """Whether another core is idle for the child: no other task is runnable right now (Linux's /proc/loadavg
+    counts the runnable tasks, this process included), elsewhere the 1-minute load average leaves a core free.
+    On a busy machine the child only competes with the other processes, and the split's extra CPU (~0.6-1 s on
+    Django: copy-on-write faults, memos filled twice, the hand-back) makes the build slower, not faster. (The
+    1-minute average alone would also count this build's own extraction pool, and builds run back to back.)"""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    if cores < 2:
+        return False
+    try:
+        with open("/proc/loadavg", "rb") as handle:
+            runnable = int(handle.read().split()[3].split(b"/")[0])
+        return runnable - 1 <= cores - 2
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.getloadavg()[0] <= cores - 1
+    except (AttributeError, OSError):
+        return False
+
+
+def _rendered(resolver: Resolver, paths: list[str]) -> dict[str, tuple[FileBlock, int]]:
+    nodes, edges, unresolved = resolver.file_nodes, resolver.file_edges, resolver.file_unresolved
+    return {path: (file_block(nodes[path], edges[path]), unresolved.get(path, 0)) for path in paths}
+
+
+def _node_id(node: dict) -> str:
+    return node["id"]
