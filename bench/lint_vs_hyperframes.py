@@ -154,7 +154,7 @@ def in_process_median(corpus: Path, repeat: int) -> tuple[float, float, int]:
     for project in sorted(p for p in corpus.iterdir() if p.is_dir()):
         if (project / "index.html").is_file():
             files.append((project / "index.html", False))
-        files.extend((p, True) for p in composition_files(project))
+        files.extend((Path(p), True) for p in composition_files(project))
     sources = [(path.read_bytes(), sub, str(path)) for path, sub in files]
     for source, sub, name in sources:  # warm-up: imports, grammar loading
         lint_document(parse_document(source, name, is_subcomposition=sub))

@@ -12,23 +12,26 @@ is some other tool's file), which keeps `tomllib` out of a per-project lint run 
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 from skillbox.errors import ConfigError
+from skillbox.lint import paths as fs
 from skillbox.lint.registry import SEVERITIES
 
 
-def find_config(start: Path) -> tuple[Path, dict] | None:
-    folder = start.resolve()
-    if not folder.is_dir():
-        folder = folder.parent
-    for candidate in (folder, *folder.parents):
+def find_config(start) -> tuple[str, dict] | None:
+    """The nearest skillbox.toml / pyproject.toml with our table, from `start` (str or os.PathLike) upwards."""
+    folder = fs.resolve(fs.clean(start))
+    if not os.path.isdir(folder):
+        folder = fs.parent(folder)
+    for candidate in (folder, *fs.parents(folder)):
         for name, keys in (("skillbox.toml", ("lint",)), ("pyproject.toml", ("tool", "skillbox", "lint"))):
-            path = candidate / name
-            if not path.is_file():
+            path = fs.join(candidate, name)
+            if not os.path.isfile(path):
                 continue
             try:
-                text = path.read_text(encoding="utf-8")
+                with open(path, encoding="utf-8") as handle:
+                    text = handle.read()
             except UnicodeDecodeError as err:
                 raise ConfigError(f"{path}: invalid TOML: {err}") from None
             if name == "pyproject.toml" and not _may_hold_our_table(text):
@@ -65,7 +68,7 @@ def _may_hold_our_table(text: str) -> bool:
     )
 
 
-def read_settings(path: Path, section: dict) -> dict:
+def read_settings(path: str, section: dict) -> dict:
     """Validate a settings table; returns {"select": set|None, "ignore": set, "severity": dict}."""
     out: dict = {"select": None, "ignore": set(), "severity": {}}
     for key, value in section.items():

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import itertools
+import os
 import re
 
+from skillbox.lint import paths as fs
 from skillbox.lint.css import css_urls, selector_matches
 from skillbox.lint.document import Document, Element
 from skillbox.lint.linked import registers_in_linked_script
@@ -185,18 +187,13 @@ ASSET_ATTRS = ("src", "href", "poster", "data-composition-src", "data-var-src")
 
 def escapes_project(doc: Document, url: str) -> bool:
     """`../x` from compositions/scene.html stays inside the project; from index.html it leaves it."""
-    from pathlib import PurePosixPath
-
     if not url.strip().startswith("../"):
         return False
-    base = PurePosixPath(".")
+    base = "."
     if doc.file_path is not None and doc.project_dir is not None:
-        try:
-            base = PurePosixPath(doc.file_path.parent.resolve().relative_to(doc.project_dir.resolve()).as_posix())
-        except ValueError:
-            base = PurePosixPath(".")
-    depth = len([p for p in base.parts if p not in (".", "")])
-    for part in PurePosixPath(url.strip().split("?")[0]).parts:
+        base = fs.relative(fs.resolve(fs.parent(doc.file_path)), fs.resolve(doc.project_dir)) or "."
+    depth = len([p for p in fs.parts(base) if p not in (".", "")])
+    for part in fs.parts(fs.clean(url.strip().split("?")[0])):
         if part == "..":
             depth -= 1
             if depth < 0:
@@ -693,7 +690,7 @@ def _readable_local_script(doc: Document, src: str) -> bool:
     if re.match(r"^(?:https?:)?//", src.strip()):
         return True
     target = local_target(doc, src)
-    return target is not None and target.is_file()
+    return target is not None and os.path.isfile(target)
 
 
 @missing_data_no_timeline.fixer

@@ -58,7 +58,7 @@ def _loaded_families(doc: Document) -> set[str]:
     for url in urls:
         if "fonts.googleapis.com" in url:
             for part in url.split("family=")[1:]:
-                from urllib.parse import unquote
+                from skillbox.lint.rules.project import unquote
 
                 loaded.add(unquote(part.split(":")[0].split("&")[0]).replace("+", " ").lower())
     return loaded
