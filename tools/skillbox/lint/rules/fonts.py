@@ -31,7 +31,7 @@ SYSTEM_ALIASED = {
     "sf pro display", "sf pro text", "calibri", "cambria",
 }  # fmt: skip
 TITLE = '<h1 id="title">Hello</h1>'
-GOOGLE_FONTS_URL = lazy_compile(r"""https?://fonts\.googleapis\.com/[^"')\s]+""")
+GOOGLE_FONTS_URL = lazy_compile(r"""https?://fonts\.googleapis\.com/[^"')\s]+""", needs=("://fonts.googleapis.com/",))
 # `font: [style] [weight] SIZE[/LINE-HEIGHT] FAMILY, ...` — the family list follows the size.
 FONT_SHORTHAND = lazy_compile(r"(?:^|\s)[\d.]+(?:px|em|rem|pt|%|vw|vh|vmin|vmax|ex|ch)(?:\s*/\s*[\w.%]+)?\s+(.+)$")
 

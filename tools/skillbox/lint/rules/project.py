@@ -18,7 +18,9 @@ from skillbox.lint.timing import number, resolve_starts
 
 G = "project"
 # Remote, data, fragment and template-placeholder URLs (`{{src}}`, `${src}`, `__VIDEO_SRC__`) are not files.
-REMOTE = lazy_compile(r"^(?:[a-z][a-z0-9+.-]*:|//|#|\{|\$|__[A-Z0-9_]+__$)", re.I)
+REMOTE = lazy_compile(
+    r"^(?:[a-z][a-z0-9+.-]*:|//|#|\{|\$|__[A-Z0-9_]+__$)", re.I, needs=(":", "//", "#", "{", "$", "__")
+)
 LOGO = '<img id="logo" src="assets/logo.png" alt="">'
 AUDIO_EXT = {".mp3", ".wav", ".m4a", ".aac", ".ogg", ".oga", ".flac", ".opus"}
 
@@ -32,10 +34,30 @@ def unquote(text: str) -> str:
     return decode(text)
 
 
+_SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
+_PLACEHOLDER_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+
+def is_remote(url: str) -> bool:
+    """`bool(REMOTE.match(url))` without compiling REMOTE for ASCII text (a case-insensitive pattern is among the
+    costliest to compile); tests/lint/test_patterns.py compares the two."""
+    if not url.isascii():
+        return bool(REMOTE.match(url))
+    if url.startswith(("//", "#", "{", "$")):
+        return True
+    scheme, colon, _rest = url.partition(":")
+    if colon and scheme[:1].isalpha() and all(c in _SCHEME_CHARS for c in scheme):
+        return True
+    body = url[:-1] if url.endswith("\n") else url  # `$` also matches before a final newline
+    return (
+        len(body) >= 5 and body.startswith("__") and body.endswith("__") and all(c in _PLACEHOLDER_CHARS for c in body)
+    )
+
+
 def local_target(doc: Document, url: str) -> str | None:
     """The file a local URL names, or None for remote/data/template URLs."""
     url = url.strip()
-    if not url or REMOTE.match(url):
+    if not url or is_remote(url):
         return None
     clean = unquote(url.split("#")[0].split("?")[0])
     if not clean:
