@@ -77,8 +77,8 @@ def launcher_command() -> list[str]:
     site-packages; the interpreter, its flags, the dependencies and the start script are the same."""
     import site
 
-    dirs = ":".join(site.getsitepackages())
-    return [sys.executable, "-S", "-P", str(REPO / "tools" / "skillbox" / "fast_start.py"), sys.prefix, dirs]
+    packages = site.getsitepackages()[0]  # a venv has one
+    return [sys.executable, "-S", "-P", str(REPO / "tools" / "skillbox" / "fast_start.py"), sys.prefix, packages]
 
 
 def per_project_speed(peer_dir: Path, projects: list[Path], rounds: int = 1) -> dict:
