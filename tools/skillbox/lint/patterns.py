@@ -13,12 +13,14 @@ import re
 
 
 class LazyPattern:
-    __slots__ = ("_args", "_compiled", "needs")
+    __slots__ = ("_args", "_compiled", "_folded", "needs")
 
     def __init__(self, pattern: str | bytes, flags: int = 0, needs: tuple = ()) -> None:
         self._args = (pattern, flags)
         self._compiled: re.Pattern | None = None
         self.needs = needs
+        # Decided once: `flags & re.IGNORECASE` on a RegexFlag runs enum's Python-level __and__ (per-call cost).
+        self._folded = bool(int(flags) & re.IGNORECASE.value)
         if needs:
             CONDITIONAL.append(self)
 
@@ -30,7 +32,7 @@ class LazyPattern:
         needs = self.needs
         if not needs:
             return False
-        if self._args[1] & re.IGNORECASE:
+        if self._folded:
             if not string.isascii():
                 return False
             string = string.lower()
