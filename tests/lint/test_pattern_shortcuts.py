@@ -149,3 +149,75 @@ def test_simple_compounds_match_like_the_pattern_loop(compound: str) -> None:
         assert compound_matches(compound, tag, attrs) == (
             bool(compound) and _compound_matches_by_pattern(compound, tag, attrs)
         ), (compound, tag, attrs)
+
+
+PYPROJECTS = [
+    "", "tool.skillbox", "tool . skillbox", "'tool'.'skillbox'", "\"tool\" .\n \"skillbox\"", "tool..skillbox",
+    "tool.\"\"skillbox", "[tool.skillbox.lint]", "tool\u00a0.\u2003skillbox", "tools.skillbox", "xtool.skillbox",
+    "[tool]\nskillbox = {}", "  [ 'tool' ]\n", "\n\n   \n[tool]", "tool = {skillbox = {}}", "'tool' =", "\"tool\"=",
+    "x = 1\n  tool =", "x = [tool]", "[tool.x]", "[ tool ]", "[tool ] # c", "[tool]]", "\r[tool]", "a\r\n[tool]",
+    "[\ttool\t]", "[\ntool\n]", "tool\n=", "[tool", "tool", "\n" * 50 + "[tool]", "a\n" * 30 + "b = tool =",
+    "''tool''=", "[''tool'']", "[tool.setuptools]\nname = 'skillbox'",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("text", PYPROJECTS)
+def test_pyproject_table_tests_equal_their_patterns(text: str) -> None:
+    from skillbox.lint.config import _dotted_tool_skillbox, _tool_table_line
+
+    assert _dotted_tool_skillbox(text) == bool(re.search(r"""tool["']?\s*\.\s*["']?skillbox""", text))
+    table = re.search(r"""^\s*(?:\[\s*["']?tool["']?\s*\]|["']?tool["']?\s*=)""", text, re.MULTILINE)
+    assert _tool_table_line(text) == bool(table)
+
+
+def test_the_repository_pyproject_reads_the_same() -> None:
+    from skillbox.lint.config import _dotted_tool_skillbox, _tool_table_line
+
+    text = (Path(__file__).parents[2] / "pyproject.toml").read_text()
+    for variant in (text, text.replace("[tool.", "[ 'tool' ]\n[tool."), text + "\ntool.skillbox.lint = {}\n"):
+        assert _dotted_tool_skillbox(variant) == bool(re.search(r"""tool["']?\s*\.\s*["']?skillbox""", variant))
+        table = re.search(r"""^\s*(?:\[\s*["']?tool["']?\s*\]|["']?tool["']?\s*=)""", variant, re.MULTILINE)
+        assert _tool_table_line(variant) == bool(table)
+
+
+def test_pyproject_table_tests_on_random_token_soup() -> None:
+    """Seeded random strings made of the patterns' own pieces: thousands of near misses."""
+    import random
+
+    from skillbox.lint.config import _dotted_tool_skillbox, _tool_table_line
+
+    pieces = ["tool", "skillbox", "[", "]", "=", ".", "'", '"', " ", "\n", "\t", "\r", "x", "\u00a0", "#"]
+    rng = random.Random(12)
+    dotted = re.compile(r"""tool["']?\s*\.\s*["']?skillbox""")
+    table = re.compile(r"""^\s*(?:\[\s*["']?tool["']?\s*\]|["']?tool["']?\s*=)""", re.MULTILINE)
+    hits = 0
+    for _ in range(20000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        assert _dotted_tool_skillbox(text) == bool(dotted.search(text)), repr(text)
+        assert _tool_table_line(text) == bool(table.search(text)), repr(text)
+        hits += bool(table.search(text)) + bool(dotted.search(text))
+    assert hits > 200  # the soup does reach both patterns
+
+
+@pytest.mark.parametrize(
+    "selector",
+    [
+        "",
+        "#a",
+        "#a #b",
+        "#a#a",
+        "div#x.y #z",
+        "#",
+        "##a",
+        "#-",
+        "#été#a",
+        "a#b:hover #b",
+        "#a\u00b2 #b",
+        "# a",
+        "#a_b-c",
+    ],
+)
+def test_selector_ids_equal_the_id_pattern(selector: str) -> None:
+    from skillbox.lint.rules.core import selector_ids
+
+    assert selector_ids(selector) == re.findall(r"#([\w-]+)", selector)

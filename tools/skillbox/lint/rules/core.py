@@ -12,7 +12,6 @@ from skillbox.lint.samples import HOST, SUB, comp, composition, project, raw
 
 G = "core"
 _SLASH_STAR_COMMENT = lazy_compile(r"/\*.*?\*/", re.S, needs=("/*",))
-_SELECTOR_IDS = lazy_compile(r"#([\w-]+)", needs=("#",))
 _SCOPED_ID = lazy_compile(r"\[data-composition-id=[\"']?([^\"'\]]+)[\"']?\]", needs=("[data-composition-id=",))
 _RANDOM_STRING = lazy_compile(r"^(?:[+\-*/]=)?\s*random\(", needs=("random(",))  # GSAP's "random(...)" values
 
@@ -193,6 +192,19 @@ def css_parse_error(doc: Document):
             yield Hit(offset, f"CSS parse error: {message}", style.element)
 
 
+def selector_ids(selector: str) -> list[str]:
+    """`re.findall(r"#([\\w-]+)", selector)` without compiling it: the `[\\w-]` run after each `#` (a run never
+    holds a `#`, so every match starts at one)."""
+    out = []
+    for piece in selector.split("#")[1:]:
+        end = 0
+        while end < len(piece) and (piece[end].isalnum() or piece[end] in "_-"):
+            end += 1
+        if end:
+            out.append(piece[:end])
+    return out
+
+
 @rule(
     "repeated_id_descendant_selector",
     "error",
@@ -206,7 +218,7 @@ def css_parse_error(doc: Document):
 )
 def repeated_id_descendant_selector(doc: Document):
     for css_rule in doc.all_css_rules:
-        ids = _SELECTOR_IDS.findall(css_rule.selector)
+        ids = selector_ids(css_rule.selector)
         if len(ids) != len(set(ids)):
             yield Hit(
                 css_rule.offset,
