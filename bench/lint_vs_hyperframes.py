@@ -71,17 +71,27 @@ def _ours_env() -> dict:
     return env
 
 
+def launcher_command() -> list[str]:
+    """What `bin/skillbox` execs for a regular install: `python -S -P skillbox/fast_start.py VENV SITE-PACKAGES`
+    (see that file). The dev venv's skillbox comes from PYTHONPATH (tools/, see `_ours_env`) instead of
+    site-packages; the interpreter, its flags, the dependencies and the start script are the same."""
+    import site
+
+    packages = site.getsitepackages()[0]  # a venv has one
+    return [sys.executable, "-S", "-P", str(REPO / "tools" / "skillbox" / "fast_start.py"), sys.prefix, packages]
+
+
 def per_project_speed(peer_dir: Path, projects: list[Path], rounds: int = 1) -> dict:
     """Mode 1: for each project one skillbox process and one peer process, interleaved with one bare interpreter
     start (`python -I -c pass`, the floor no Python CLI can go below), so shared-machine load hits all alike.
-    Ours runs as `python -P -m skillbox lint DIR --json`, exactly what the `bin/skillbox` launcher execs, cold.
+    Ours runs as `launcher_command() lint DIR --json`, exactly what the `bin/skillbox` launcher execs, cold.
     Mode 1b, labelled apart and never the headline: the same with `--cache` when the cache holds the project's
     unchanged result (a priming run first; the cache lives in a temporary folder)."""
     import tempfile
 
     cli = peer_dir / "node_modules" / "hyperframes" / "dist" / "cli.js"
     ours_env = _ours_env()
-    ours = [sys.executable, "-P", "-m", "skillbox", "lint"]
+    ours = [*launcher_command(), "lint"]
     _timed([*ours, str(projects[0]), "--json"], env=ours_env)  # writes the bytecode cache, as an install has
     rows: dict[str, list[float]] = {k: [] for k in ("ours_wall", "ours_cpu", "peer_wall", "peer_cpu")}
     rows.update(floor_wall=[], floor_cpu=[], cached_wall=[], cached_cpu=[])
@@ -128,7 +138,7 @@ def run_peer(peer_dir: Path, project: Path) -> tuple[list[dict], float]:
 def run_ours(corpus: Path) -> tuple[list[dict], float]:
     started = time.perf_counter()
     proc = subprocess.run(
-        [sys.executable, "-m", "skillbox", "lint", str(corpus), "--json"],
+        [*launcher_command(), "lint", str(corpus), "--json"],
         capture_output=True,
         text=True,
         env=_ours_env(),
@@ -154,7 +164,7 @@ def in_process_median(corpus: Path, repeat: int) -> tuple[float, float, int]:
     for project in sorted(p for p in corpus.iterdir() if p.is_dir()):
         if (project / "index.html").is_file():
             files.append((project / "index.html", False))
-        files.extend((p, True) for p in composition_files(project))
+        files.extend((Path(p), True) for p in composition_files(project))
     sources = [(path.read_bytes(), sub, str(path)) for path, sub in files]
     for source, sub, name in sources:  # warm-up: imports, grammar loading
         lint_document(parse_document(source, name, is_subcomposition=sub))

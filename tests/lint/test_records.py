@@ -136,3 +136,57 @@ def test_a_mutable_default_fails_at_declaration_as_in_dataclasses(module):
         @module.dataclass(frozen=True)
         class SharedField:
             items: dict = module.field(default={}, compare=False)
+
+
+def _import_every_lint_module() -> None:
+    import importlib
+    import pkgutil
+
+    import skillbox.lint
+
+    for info in pkgutil.walk_packages(skillbox.lint.__path__, "skillbox.lint."):
+        importlib.import_module(info.name)
+
+
+def test_the_prebuilt_inits_are_current():
+    """lint/record_inits.py holds exactly the __init__ sources of the lint's record classes (else regenerate it with
+    `python -m skillbox.lint.records`; a stale file is not wrong, only slower: missing sources are compiled)."""
+    from pathlib import Path
+
+    _import_every_lint_module()
+    path = Path(records.__file__).with_name("record_inits.py")
+    assert path.read_text(encoding="utf-8") == records.generated_module()
+
+
+def test_lint_records_use_the_prebuilt_inits():
+    from skillbox.lint.document import Document
+    from skillbox.lint.registry import Edit, Hit
+
+    for cls in (Hit, Edit, Document):
+        assert cls.__init__.__code__.co_filename.endswith("record_inits.py"), cls
+
+
+def test_each_prebuilt_init_behaves_as_its_compiled_source():
+    import inspect
+
+    from skillbox.lint.record_inits import MAKERS
+
+    assert len(MAKERS) >= 20
+    for (source, names), maker in MAKERS.items():
+        namespace = {}
+        for name in names:
+            if name == "_setattr":
+                namespace[name] = object.__setattr__
+            elif name.startswith("_factory_"):
+                namespace[name] = lambda name=name: [name]
+            else:
+                namespace[name] = object()  # _HAS_FACTORY and each default: distinct sentinels
+        prebuilt = maker(**namespace)
+        compiled_ns = dict(namespace)
+        exec(source, compiled_ns)
+        compiled = compiled_ns["__init__"]
+        assert inspect.signature(prebuilt) == inspect.signature(compiled), source
+        required = [p for p in inspect.signature(compiled).parameters.values() if p.default is p.empty][1:]
+        a, b = type("A", (), {"__init__": prebuilt})(*range(len(required))), type("B", (), {})()
+        compiled(b, *range(len(required)))
+        assert vars(a) == vars(b), source

@@ -26,7 +26,7 @@ def failed(err) -> int:
 def terminal_text(text: str) -> str:
     """`text` as `click.echo` would write it to stdout: ANSI styles stripped unless stdout is a terminal."""
     global _ANSI
-    if sys.stdout.isatty():
+    if sys.stdout.isatty() or "\033" not in text:  # nothing to strip: no pattern compiled
         return text
     if _ANSI is None:
         import re

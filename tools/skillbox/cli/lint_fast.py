@@ -12,7 +12,7 @@ from __future__ import annotations
 from skillbox.cli.fast_path import debugging, echo, failed, terminal_text
 from skillbox.cli.option_table import Argument, Option, OptionTable, parse_plain
 
-if False:  # annotations only (importing pathlib at the top would cost every cache hit)
+if False:  # annotations only (the lint path does without pathlib, see lint/paths.py)
     from pathlib import Path
 
 FORMATS = ("text", "json", "sarif")
@@ -71,7 +71,9 @@ def lint_report(result, paths: list[Path], fmt: str) -> tuple[str, int]:
     from skillbox.lint.registry import all_rules
 
     if result.files_scanned == 0:
-        where = ", ".join(str(p) for p in paths)
+        from skillbox.lint.paths import clean
+
+        where = ", ".join(clean(p) for p in paths)
         raise NotFoundError(f"no composition found in {where}", hint="a project has index.html; or pass .html files")
     return render(result, fmt, all_rules()), 0 if result.ok else 1
 
@@ -115,11 +117,11 @@ def main(args: list[str]) -> int | None:
         hit = result_cache.lookup(key)
         if hit is not None:
             return echo(hit[0], ready=True) or hit[2]
-    from pathlib import Path  # here, not at the top: a cache hit does without it
-
     fmt = "json" if params["as_json"] else params["fmt"]
-    paths = [Path(p) for p in params["paths"]] or [Path(".")]
     _import_linter()
+    from skillbox.lint.paths import clean
+
+    paths = [clean(p) for p in params["paths"]] or ["."]
     from skillbox.errors import SkillboxError
     from skillbox.lint.engine import lint_paths
 

@@ -12,23 +12,26 @@ is some other tool's file), which keeps `tomllib` out of a per-project lint run 
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 from skillbox.errors import ConfigError
+from skillbox.lint import paths as fs
 from skillbox.lint.registry import SEVERITIES
 
 
-def find_config(start: Path) -> tuple[Path, dict] | None:
-    folder = start.resolve()
-    if not folder.is_dir():
-        folder = folder.parent
-    for candidate in (folder, *folder.parents):
+def find_config(start) -> tuple[str, dict] | None:
+    """The nearest skillbox.toml / pyproject.toml with our table, from `start` (str or os.PathLike) upwards."""
+    folder = fs.resolve(fs.clean(start))
+    if not os.path.isdir(folder):
+        folder = fs.parent(folder)
+    for candidate in (folder, *fs.parents(folder)):
         for name, keys in (("skillbox.toml", ("lint",)), ("pyproject.toml", ("tool", "skillbox", "lint"))):
-            path = candidate / name
-            if not path.is_file():
+            path = fs.join(candidate, name)
+            if not os.path.isfile(path):
                 continue
             try:
-                text = path.read_text(encoding="utf-8")
+                with open(path, encoding="utf-8") as handle:
+                    text = handle.read()
             except UnicodeDecodeError as err:
                 raise ConfigError(f"{path}: invalid TOML: {err}") from None
             if name == "pyproject.toml" and not _may_hold_our_table(text):
@@ -55,17 +58,55 @@ def _may_hold_our_table(text: str) -> bool:
     """Could this pyproject.toml define `tool.skillbox`? Only if `tool` and `skillbox` are joined by a dot (a
     header or a dotted key), or a bare `[tool]` table / `tool = {...}` is there and `skillbox` appears at all, or a
     quoted key spells names with escapes. Anything else is certainly some other tool's file."""
-    import re
-
     if "\\u" in text or "\\U" in text:
         return True
-    return "skillbox" in text and bool(
-        re.search(r"""tool["']?\s*\.\s*["']?skillbox""", text)
-        or re.search(r"""^\s*(?:\[\s*["']?tool["']?\s*\]|["']?tool["']?\s*=)""", text, re.MULTILINE)
-    )
+    return "skillbox" in text and (_dotted_tool_skillbox(text) or _tool_table_line(text))
 
 
-def read_settings(path: Path, section: dict) -> dict:
+# The two tests below are `re.search(r"""tool["']?\s*\.\s*["']?skillbox""", text)` and
+# `re.search(r"""^\s*(?:\[\s*["']?tool["']?\s*\]|["']?tool["']?\s*=)""", text, re.MULTILINE)` written with str
+# methods: compiling the two patterns was about 1% of a lint process under a repository's pyproject.toml.
+# Each optional quote can only be taken one way (the next character is never a quote), so no backtracking is
+# lost; `\s` is `str.isspace()`. tests/lint/test_pattern_shortcuts.py compares them with the patterns.
+def _skip_space(text: str, at: int) -> int:
+    while at < len(text) and text[at].isspace():
+        at += 1
+    return at
+
+
+def _quote(text: str, at: int) -> int:
+    return at + 1 if at < len(text) and text[at] in "\"'" else at
+
+
+def _dotted_tool_skillbox(text: str) -> bool:
+    at = text.find("tool")
+    while at >= 0:
+        dot = _skip_space(text, _quote(text, at + 4))
+        if text.startswith(".", dot) and text.startswith("skillbox", _quote(text, _skip_space(text, dot + 1))):
+            return True
+        at = text.find("tool", at + 1)
+    return False
+
+
+def _tool_table_line(text: str) -> bool:
+    line, reached = 0, -1
+    while line >= 0:
+        if line >= reached:  # a line start inside the last skipped whitespace reaches the same point
+            at = reached = _skip_space(text, line)
+            if text.startswith("[", at):
+                name = _quote(text, _skip_space(text, at + 1))
+                closer = "]"
+            else:
+                name = _quote(text, at)
+                closer = "="
+            if text.startswith("tool", name) and text.startswith(closer, _skip_space(text, _quote(text, name + 4))):
+                return True
+        line = text.find("\n", line)
+        line = line + 1 if line >= 0 else -1
+    return False
+
+
+def read_settings(path: str, section: dict) -> dict:
     """Validate a settings table; returns {"select": set|None, "ignore": set, "severity": dict}."""
     out: dict = {"select": None, "ignore": set(), "severity": {}}
     for key, value in section.items():

@@ -58,7 +58,9 @@ class _Positions:
         return self.base + self.line_starts[index] + len(prefix.encode("utf-8", "surrogatepass"))
 
 
-_URL = lazy_compile(r"""url\(\s*(?:"([^"]*)"|'([^']*)'|([^)\s]*))\s*\)""")
+_URL = lazy_compile(r"""url\(\s*(?:"([^"]*)"|'([^']*)'|([^)\s]*))\s*\)""", needs=("url(",))
+# Comments and strings, removed before braces are counted.
+_COMMENT_OR_STRING = lazy_compile(r"/\*.*?(\*/|$)|\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'", re.S, needs=("/*", '"', "'"))
 
 
 def css_urls(value: str) -> list[str]:
@@ -130,7 +132,7 @@ def _rules(nodes, positions: _Positions, sheet: Stylesheet, media: str | None) -
 def _check_balance(text: str, positions: _Positions, sheet: Stylesheet) -> None:
     """tinycss2 silently closes unterminated blocks; a renderer's parser may drop them. Count braces outside
     strings and comments."""
-    stripped = re.sub(r"/\*.*?(\*/|$)|\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'", "", text, flags=re.S)
+    stripped = _COMMENT_OR_STRING.sub("", text)
     depth = 0
     for ch in stripped:
         if ch == "{":
@@ -178,10 +180,37 @@ def last_compound(selector: str) -> str:
     return selector[cut:].strip()
 
 
+def _is_word_or_dash(text: str) -> bool:
+    """Every character matches `[\\w-]` (re's `\\w` on str: `str.isalnum()` or `_`)."""
+    return all(c.isalnum() or c in "_-" for c in text)
+
+
+def _simple_compound(compound: str) -> tuple[str, str] | None:
+    """("#", id), (".", class) or ("tag", name) when the whole compound is one such simple selector, else None."""
+    head, rest = compound[:1], compound[1:]
+    if head in ("#", ".") and rest and _is_word_or_dash(rest):
+        return head, rest
+    if compound == "*" or (head.isascii() and head.isalpha() and _is_word_or_dash(rest)):
+        return "tag", compound
+    return None
+
+
 def compound_matches(compound: str, tag: str, attrs: dict[str, str]) -> bool:
     """Does a compound selector such as `div.clip#a[data-x="1"]` match an element? Pseudo-classes are ignored."""
     if not compound:
         return False
+    simple = _simple_compound(compound)
+    if simple is not None:  # `#id`, `.class`, `tag`, `*`: what the loop below decides, without the pattern
+        kind, value = simple
+        if kind == "#":
+            return attrs.get("id") == value
+        if kind == ".":
+            return value in attrs.get("class", "").split()
+        return value == "*" or value.lower() == tag
+    return _compound_matches_by_pattern(compound, tag, attrs)
+
+
+def _compound_matches_by_pattern(compound: str, tag: str, attrs: dict[str, str]) -> bool:
     classes = set(attrs.get("class", "").split())
     pos = 0
     matched_something = False

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import bisect
 import time
-from pathlib import Path
 
 from skillbox.lint.css import Declaration, Stylesheet, parse_declarations, parse_stylesheet
 from skillbox.lint.grammars import html_parser, tree_sitter
@@ -135,13 +134,13 @@ class Document:
     broken_start_tags: list[tuple[Element, int]] = field(default_factory=list)  # `<div a="b"<p>`: tag swallowed
     parse_error: str | None = None
     parse_error_offset: int = 0
-    project_dir: Path | None = None
+    project_dir: str | None = None  # paths as lint/paths.py spells them
     host_ids: set[str] = field(default_factory=set)  # data-composition-id of the hosts that load this file
     # Scripts of the page this sub-composition is mounted into (the project's index.html): plugins and libraries
     # the host loads are on the same window.
     # None: not known (a sub-composition linted alone may inherit anything from a host we cannot see).
     host_scripts: list[Script] | None = None
-    file_path: Path | None = None
+    file_path: str | None = None
     _line_starts: list[int] = field(default_factory=list)
     cache: dict = field(default_factory=dict)  # per-document memo for helpers several rules share
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 
 from skillbox.errors import NotFoundError, UsageError
+from skillbox.lint import paths as fs
 from skillbox.lint.document import Document, parse_document
 from skillbox.lint.patterns import lazy_compile
 from skillbox.lint.records import dataclass, field
@@ -105,7 +105,7 @@ def validate_codes(codes: set[str]) -> None:
 class Project:
     """A HyperFrames project folder: the entry document and its sub-compositions."""
 
-    root: Path
+    root: str
     index: Document | None
     compositions: list[Document]
 
@@ -114,20 +114,18 @@ class Project:
         return ([self.index] if self.index is not None else []) + self.compositions
 
 
-def _display(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
+def _display(path: str) -> str:
+    shown = fs.relative(fs.resolve(path), fs.resolve(os.getcwd()))
+    return path if shown is None else shown
 
 
-def _read_bytes(path: Path) -> bytes:
-    with path.open("rb") as handle:
+def _read_bytes(path: str) -> bytes:
+    with open(path, "rb") as handle:
         return handle.read(64 * 1024 * 1024 + 1)
 
 
 def load_document(
-    path: Path, project_dir: Path | None, *, is_subcomposition: bool = False, overrides: dict | None = None
+    path: str, project_dir: str | None, *, is_subcomposition: bool = False, overrides: dict | None = None
 ) -> Document:
     try:
         source = overrides[path] if overrides and path in overrides else _read_bytes(path)
@@ -139,31 +137,55 @@ def load_document(
     return doc
 
 
-def _is_snippet(path: Path) -> bool:
+def _is_snippet(path: str) -> bool:
     try:
-        head = path.read_bytes()[:4096].decode("utf-8", "replace")
+        with open(path, "rb") as handle:
+            head = handle.read()[:4096].decode("utf-8", "replace")
     except OSError:
         return False
     match = re.search(r"<(?!!|\?|/)[a-zA-Z][^>]*>", head)
     return bool(match and "data-hf-snippet" in match.group(0))
 
 
-def composition_files(root: Path) -> list[Path]:
-    folder = root / "compositions"
-    if not folder.is_dir():
+def _rglob_html(folder: str) -> list[str]:
+    """`sorted(Path(folder).rglob("*.html"))`: every entry named *.html below folder, hidden ones included, not
+    descending into symlinked folders (as pathlib 3.11 does not)."""
+    found: list[str] = []
+    pending = [folder]
+    while pending:
+        current = pending.pop()
+        try:
+            entries = list(os.scandir(current))
+        except OSError:
+            continue
+        for entry in entries:
+            path = fs.join(current, entry.name)
+            if entry.name.endswith(".html"):
+                found.append(path)
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append(path)
+            except OSError:
+                continue
+    return sorted(found, key=fs.sort_key)
+
+
+def composition_files(root) -> list[str]:
+    folder = fs.join(fs.clean(root), "compositions")
+    if not os.path.isdir(folder):
         return []
     found = []
-    for path in sorted(folder.rglob("*.html")):
-        rel = path.relative_to(folder).parts
-        if rel[0] == "components" or path.name.startswith("._") or _is_snippet(path):
+    for path in _rglob_html(folder):
+        rel = fs.parts(fs.relative(path, folder))
+        if rel[0] == "components" or fs.name(path).startswith("._") or _is_snippet(path):
             continue
         found.append(path)
     return found
 
 
-def load_project(root: Path, overrides: dict | None = None) -> Project:
-    index_path = root / "index.html"
-    index = load_document(index_path, root, overrides=overrides) if index_path.is_file() else None
+def load_project(root: str, overrides: dict | None = None) -> Project:
+    index_path = fs.join(root, "index.html")
+    index = load_document(index_path, root, overrides=overrides) if os.path.isfile(index_path) else None
     comps = [load_document(p, root, is_subcomposition=True, overrides=overrides) for p in composition_files(root)]
     project = Project(root, index, comps)
     if index is not None:
@@ -175,33 +197,33 @@ def load_project(root: Path, overrides: dict | None = None) -> Project:
 
 def _link_hosts(project: Project) -> None:
     """Tell each sub-composition which host ids load it (for the nested timeline_id_mismatch check)."""
-    by_path = {doc.file_path.resolve(): doc for doc in project.compositions if doc.file_path}
+    by_path = {fs.resolve(doc.file_path): doc for doc in project.compositions if doc.file_path}
     for doc in project.documents:
         for element in doc.elements:
             src = element.attrs.get("data-composition-src")
             host_id = element.attrs.get("data-composition-id")
             if not src or not host_id:
                 continue
-            target = by_path.get((project.root / src.split("?")[0].split("#")[0]).resolve())
+            target = by_path.get(fs.resolve(fs.join(project.root, src.split("?")[0].split("#")[0])))
             if target is not None:
                 target.host_ids.add(host_id)
 
 
-def _project_dir_for(file: Path) -> Path:
-    for parent in file.resolve().parents:
-        if (parent / "index.html").is_file():
+def _project_dir_for(file: str) -> str:
+    for parent in fs.parents(fs.resolve(file)):
+        if os.path.isfile(fs.join(parent, "index.html")):
             return parent
-        if parent.name == "compositions":
-            return parent.parent
-    return file.resolve().parent
+        if fs.name(parent) == "compositions":
+            return fs.parent(parent)
+    return fs.parent(fs.resolve(file))
 
 
 SKIP_DIRS = {"node_modules", ".git", "skillbox-out", "__pycache__", ".venv"}
 
 
-def _html_files(folder: Path) -> list[Path]:
+def _html_files(folder: str) -> list[str]:
     """Every .html file below `folder`, following symlinked folders once (corpora are often symlink farms)."""
-    found: list[Path] = []
+    found: list[str] = []
     seen: set[str] = set()
     for current, dirs, files in os.walk(folder, followlinks=True):
         real = os.path.realpath(current)
@@ -210,49 +232,52 @@ def _html_files(folder: Path) -> list[Path]:
             continue
         seen.add(real)
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
-        found.extend(Path(current) / name for name in sorted(files) if name.endswith(".html"))
-    return sorted(found)
+        found.extend(fs.join(current, name) for name in sorted(files) if name.endswith(".html"))
+    return sorted(found, key=fs.sort_key)
 
 
-def discover(paths: list[Path]) -> tuple[list[Path], list[Path]]:
-    """Split PATHs into project folders and loose files."""
-    projects: list[Path] = []
-    files: list[Path] = []
-    for path in paths:
-        if path.is_file():
+def discover(paths: list) -> tuple[list[str], list[str]]:
+    """Split PATHs (str or os.PathLike) into project folders and loose files, as cleaned strings."""
+    projects: list[str] = []
+    files: list[str] = []
+    for path in map(fs.clean, paths):
+        if os.path.isfile(path):
             files.append(path)
-        elif path.is_dir():
-            if (path / "index.html").is_file():
+        elif os.path.isdir(path):
+            if os.path.isfile(fs.join(path, "index.html")):
                 projects.append(path)
                 continue
             html_files = _html_files(path)
             roots = sorted(
-                {p.parent for p in html_files if p.name == "index.html"}, key=lambda p: (len(p.parts), str(p))
+                {fs.parent(p) for p in html_files if fs.name(p) == "index.html"},
+                key=lambda p: (len(fs.parts(p)), p),
             )
-            chosen: list[Path] = []
+            chosen: list[str] = []
             for candidate in roots:
-                if not any(candidate.is_relative_to(c) for c in chosen):
+                if not any(fs.is_under(candidate, c) for c in chosen):
                     chosen.append(candidate)
             projects.extend(chosen)
             for html_file in html_files:
-                if not any(html_file.is_relative_to(c) for c in chosen):
+                if not any(fs.is_under(html_file, c) for c in chosen):
                     files.append(html_file)
         else:
             raise UsageError(f"no such file or directory: {path}")
     return projects, files
 
 
-def lint_paths(paths: list[Path], selection: Selection | None = None, overrides: dict | None = None) -> LintResult:
+def lint_paths(paths: list, selection: Selection | None = None, overrides: dict | None = None) -> LintResult:
     """Lint files and project folders. `overrides` maps a path to bytes to lint instead of the file's content
-    (used by `--fix --diff`, which never writes)."""
+    (used by `--fix --diff`, which never writes). Paths may be str or os.PathLike."""
     selection = selection or Selection()
+    if overrides:
+        overrides = {fs.clean(p): data for p, data in overrides.items()}
     rules = selection.active(all_rules())
     result = LintResult()
     projects, files = discover(paths)
     for root in projects:
         _lint_project(load_project(root, overrides), rules, selection, result)
     for file in files:
-        is_sub = "compositions" in file.resolve().parts[:-1]
+        is_sub = "compositions" in fs.parts(fs.resolve(file))[:-1]
         doc = load_document(file, _project_dir_for(file), is_subcomposition=is_sub, overrides=overrides)
         _lint_documents([doc], rules, selection, result)
     result.findings.sort(key=lambda f: (f.file, f.line, f.column, SEVERITY_ORDER[f.severity], f.code))

@@ -78,7 +78,7 @@ def fix_paths(paths: list[Path], selection: Selection | None = None, *, write: b
             if not finding.fixable or hit is None or hit.doc is None or hit.doc.file_path is None:
                 continue
             edits = r.autofix(hit.doc, hit) or []
-            per_file.setdefault(hit.doc.file_path, []).extend(edits)
+            per_file.setdefault(Path(hit.doc.file_path), []).extend(edits)
         progressed = False
         for path, edits in per_file.items():
             if not edits:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from skillbox import __version__
+from skillbox.lint import paths as fs
 from skillbox.lint.engine import LintResult
 from skillbox.lint.registry import Rule
 
@@ -74,7 +73,7 @@ def to_sarif(result: LintResult, rules: dict[str, Rule]) -> dict:
                         "locations": [
                             {
                                 "physicalLocation": {
-                                    "artifactLocation": {"uri": Path(f.file).as_posix()},
+                                    "artifactLocation": {"uri": fs.clean(f.file)},
                                     "region": {"startLine": f.line, "startColumn": f.column},
                                 }
                             }

@@ -7,21 +7,22 @@ told to add what it already has. Remote scripts (CDN libraries) are not read; th
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
+from skillbox.lint import paths as fs
 from skillbox.lint.document import Document
 from skillbox.lint.script import ScriptModel, parse_script
 
 MAX_SCRIPT_BYTES = 2 * 1024 * 1024  # a linked file larger than this is a library, not composition code
 
 
-def _local_path(doc: Document, src: str) -> Path | None:
+def _local_path(doc: Document, src: str) -> str | None:
     src = src.strip().split("?")[0].split("#")[0]
     if not src or src.startswith(("http:", "https:", "//", "data:", "blob:")) or doc.file_path is None:
         return None
-    base = doc.project_dir if src.startswith("/") and doc.project_dir else doc.file_path.parent
-    candidate = (base / src.lstrip("/")).resolve()
-    if doc.project_dir is not None and not candidate.is_relative_to(doc.project_dir.resolve()):
+    base = doc.project_dir if src.startswith("/") and doc.project_dir else fs.parent(doc.file_path)
+    candidate = fs.resolve(fs.join(base, src.lstrip("/")))
+    if doc.project_dir is not None and not fs.is_under(candidate, fs.resolve(doc.project_dir)):
         return None  # outside the project: the renderer does not serve it
     return candidate
 
@@ -33,12 +34,13 @@ def linked_script_models(doc: Document) -> list[ScriptModel]:
     models = []
     for script in doc.scripts:
         path = _local_path(doc, script.src) if script.src else None
-        if path is None or not path.is_file():
+        if path is None or not os.path.isfile(path):
             continue
         try:
-            if path.stat().st_size > MAX_SCRIPT_BYTES:
+            if os.stat(path).st_size > MAX_SCRIPT_BYTES:
                 continue
-            text = path.read_bytes().decode("utf-8", "replace")
+            with open(path, "rb") as handle:
+                text = handle.read().decode("utf-8", "replace")
         except OSError:
             continue
         models.append(parse_script(text, script.element.start))  # findings from it point at the <script> tag

@@ -7,8 +7,10 @@ answer is None (unknown) and callers stay silent.
 
 from __future__ import annotations
 
+import os
 import struct
-from pathlib import Path
+
+from skillbox.lint import paths as fs
 
 MP4_EXT = {".mp4", ".m4v", ".mov", ".m4a", ".3gp"}
 HANDLERS = {b"vide": "video", b"soun": "audio"}
@@ -16,12 +18,13 @@ CONTAINERS = {b"moov", b"trak", b"mdia"}
 MAX_BOXES = 4096  # per level: real files have a handful; hostile ones (8-byte boxes over 20 MB) stay bounded
 
 
-def track_kinds(path: Path) -> set[str] | None:
-    """{"video", "audio"} subset, or None when the file cannot be read or probed."""
-    if path.suffix.lower() in MP4_EXT:
+def track_kinds(path) -> set[str] | None:
+    """{"video", "audio"} subset (path: str or os.PathLike), or None when the file cannot be read or probed."""
+    path = fs.clean(path)
+    if fs.suffix(path).lower() in MP4_EXT:
         try:
-            with path.open("rb") as fh:
-                size = path.stat().st_size
+            with open(path, "rb") as fh:
+                size = os.stat(path).st_size
                 kinds: set[str] = set()
                 if _walk(fh, 0, size, kinds, depth=0):
                     return kinds
@@ -63,7 +66,7 @@ def _walk(fh, start: int, end: int, kinds: set[str], depth: int) -> bool:
 FFPROBE_ARGS = ("-v", "error", "-probesize", "1000000", "-show_entries", "stream=codec_type", "-of", "csv=p=0")
 
 
-def _ffprobe(path: Path) -> set[str] | None:
+def _ffprobe(path: str) -> set[str] | None:
     import shutil
     import subprocess
 
@@ -72,7 +75,7 @@ def _ffprobe(path: Path) -> set[str] | None:
         return None
     try:
         proc = subprocess.run(
-            [exe, *FFPROBE_ARGS, str(path)],
+            [exe, *FFPROBE_ARGS, path],
             capture_output=True,
             text=True,
             timeout=5,

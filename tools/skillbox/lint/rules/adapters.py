@@ -10,9 +10,9 @@ from skillbox.lint.registry import Hit, rule
 from skillbox.lint.samples import comp
 
 G = "adapters"
-THREE_USE = lazy_compile(r"\bTHREE\.")
+THREE_USE = lazy_compile(r"\bTHREE\.", needs=("THREE.",))
 THREE_IMPORT = lazy_compile(r"""\b(?:import|from)\s*[^;\n]*['"][^'"]*three[^'"]*['"]""", re.I)
-LOTTIE_USE = lazy_compile(r"\blottie\.(?:loadAnimation|setSpeed|play|stop|destroy)\b")
+LOTTIE_USE = lazy_compile(r"\blottie\.(?:loadAnimation|setSpeed|play|stop|destroy)\b", needs=("lottie.",))
 CANVAS = '<canvas id="scene" width="320" height="180"></canvas>'
 
 

@@ -10,20 +10,25 @@ from skillbox.lint.registry import Hit, rule
 from skillbox.lint.samples import comp
 
 G = "captions"
-CAPTION_NAME = lazy_compile(r"caption", re.I)  # not "subtitle": charts and title cards have subtitles
+_CAPTION_SELECTOR = lazy_compile(r"\.caption[-_]?(?:group|word|line|block)", needs=(".caption",))
+CAPTION_NAME = lazy_compile(
+    r"caption", re.I, needs=("caption",)
+)  # not "subtitle": charts and title cards have subtitles
 TRACK = '<div id="captions" class="clip" data-start="0" data-duration="4" data-track-index="5" ' \
     'data-track-kind="captions"><span id="w1" class="caption-word">Hello</span></div>'  # fmt: skip
 TRACK_IN = 'tl.from("#captions", { opacity: 0 }, 0);'
 
 
 # Containers that stack caption groups; words inside a group may be positioned relatively.
-CAPTION_CONTAINER = lazy_compile(r"[.#]caption[-_]?(?:group|container|text|line)\b", re.I)
+CAPTION_CONTAINER = lazy_compile(r"[.#]caption[-_]?(?:group|container|text|line)\b", re.I, needs=("caption",))
 
 
 def _caption_selector(selector: str) -> bool:
     """Does the rule style a caption element? Judged on each selector's subject (its last compound): a scope such
     as `[data-composition-id="captions"] .word` names the composition, not the element styled."""
     for part in selector.split(","):
+        if not CAPTION_NAME.search(part):
+            continue  # the subject is a piece of the part: no "caption" in the part, none in the subject
         compounds = re.split(r"\s*[>+~]\s*|\s+", part.strip())
         if compounds and CAPTION_NAME.search(compounds[-1]):
             return True
@@ -312,8 +317,8 @@ def caption_exit_missing_hard_kill(doc: Document):
 def _is_caption_composition(doc: Document) -> bool:
     root_id = doc.root.attrs.get("data-composition-id") if doc.root is not None else None
     return (
-        bool(re.search(r"caption", doc.path, re.I))
+        bool(CAPTION_NAME.search(doc.path))
         or root_id == "captions"
-        or any(re.search(r"\.caption[-_]?(?:group|word|line|block)", r.selector) for r in doc.all_css_rules)
+        or any(_CAPTION_SELECTOR.search(r.selector) for r in doc.all_css_rules)
         or any(e.attrs.get("data-track-kind") == "captions" for e in doc.elements)
     )

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import itertools
+import os
 import re
 
+from skillbox.lint import paths as fs
 from skillbox.lint.css import css_urls, selector_matches
 from skillbox.lint.document import Document, Element
 from skillbox.lint.linked import registers_in_linked_script
@@ -22,6 +24,7 @@ from skillbox.lint.timing import (
 )
 
 G = "composition"
+_REGISTRY_ITEM = lazy_compile(r"\s*<!--\s*hyperframes-registry-item:", needs=("hyperframes-registry-item:",))
 TITLE = '<h1 id="title" class="clip" data-start="0" data-duration="2" data-track-index="1">Hello</h1>'
 TITLE_IN = 'tl.from("#title", { opacity: 0, y: 40 }, 0);'
 
@@ -183,20 +186,31 @@ def duplicate_composition_id(doc: Document):
 ASSET_ATTRS = ("src", "href", "poster", "data-composition-src", "data-var-src")
 
 
+def _without_leading_comments(text: str) -> str:
+    """`re.sub(r"^(?:\\s*<!--.*?-->)*", "", text, flags=re.S)` without compiling it: drop whitespace-separated
+    HTML comments at the start (an unclosed one, and the whitespace before it, stays)."""
+    start = 0
+    while True:
+        at = start
+        while at < len(text) and text[at].isspace():
+            at += 1
+        if not text.startswith("<!--", at):
+            return text[start:]
+        close = text.find("-->", at + 4)
+        if close < 0:
+            return text[start:]
+        start = close + 3
+
+
 def escapes_project(doc: Document, url: str) -> bool:
     """`../x` from compositions/scene.html stays inside the project; from index.html it leaves it."""
-    from pathlib import PurePosixPath
-
     if not url.strip().startswith("../"):
         return False
-    base = PurePosixPath(".")
+    base = "."
     if doc.file_path is not None and doc.project_dir is not None:
-        try:
-            base = PurePosixPath(doc.file_path.parent.resolve().relative_to(doc.project_dir.resolve()).as_posix())
-        except ValueError:
-            base = PurePosixPath(".")
-    depth = len([p for p in base.parts if p not in (".", "")])
-    for part in PurePosixPath(url.strip().split("?")[0]).parts:
+        base = fs.relative(fs.resolve(fs.parent(doc.file_path)), fs.resolve(doc.project_dir)) or "."
+    depth = len([p for p in fs.parts(base) if p not in (".", "")])
+    for part in fs.parts(fs.clean(url.strip().split("?")[0])):
         if part == "..":
             depth -= 1
             if depth < 0:
@@ -232,7 +246,8 @@ def invalid_parent_traversal_in_asset_path(doc: Document):
 
 
 CAPTION_CUE = lazy_compile(
-    r"^(?:caption(?:[-_](?:group|word|line|block|cue|text))?|subtitle(?:[-_](?:group|line|cue|text))?|cg-.+)$"
+    r"^(?:caption(?:[-_](?:group|word|line|block|cue|text))?|subtitle(?:[-_](?:group|line|cue|text))?|cg-.+)$",
+    needs=("caption", "subtitle", "cg-"),
 )
 
 
@@ -693,7 +708,7 @@ def _readable_local_script(doc: Document, src: str) -> bool:
     if re.match(r"^(?:https?:)?//", src.strip()):
         return True
     target = local_target(doc, src)
-    return target is not None and target.is_file()
+    return target is not None and os.path.isfile(target)
 
 
 @missing_data_no_timeline.fixer
@@ -701,7 +716,7 @@ def _fix_no_timeline(doc: Document, hit: Hit) -> list[Edit]:
     return [add_attribute_edit(hit.fix, "data-no-timeline", doc.source)]
 
 
-_SPLIT_ATTR = lazy_compile(r"\[[\w-]+\s*=\s*(\"[^\"]*\"|'[^']*')\s+[\w-]+\s*=")
+_SPLIT_ATTR = lazy_compile(r"\[[\w-]+\s*=\s*(\"[^\"]*\"|'[^']*')\s+[\w-]+\s*=", needs=("[",))
 
 
 @rule(
@@ -776,7 +791,7 @@ def _file_lines(doc: Document) -> int:
     peer=True,
 )
 def composition_file_too_large(doc: Document):
-    if re.match(r"\s*<!--\s*hyperframes-registry-item:", doc.text[:512]):
+    if _REGISTRY_ITEM.match(doc.text[:512]):
         return  # an installed registry item: not authored here
     lines = _file_lines(doc)
     if lines > MAX_LINES:
@@ -948,7 +963,7 @@ def root_composition_missing_duration_source(doc: Document):
 def standalone_composition_wrapped_in_template(doc: Document):
     if doc.is_subcomposition:
         return
-    if re.sub(r"^(?:\s*<!--.*?-->)*", "", doc.text, flags=re.S).lstrip().lower().startswith("<template"):
+    if _without_leading_comments(doc.text).lstrip().lower().startswith("<template"):
         yield Hit(len(doc.source) - len(doc.source.lstrip()), "standalone composition is wrapped in <template>")
 
 
@@ -975,7 +990,7 @@ uses), so what the author previews is not what renders. Write a full document.
 def root_composition_missing_html_wrapper(doc: Document):
     if doc.is_subcomposition:
         return
-    head = re.sub(r"^(?:\s*<!--.*?-->)*", "", doc.text, flags=re.S).lstrip().lower()
+    head = _without_leading_comments(doc.text).lstrip().lower()
     if head.startswith("<template") or head.startswith(("<!doctype", "<html")):
         return
     if "data-composition-id" in doc.text:

@@ -6,10 +6,14 @@ import re
 
 from skillbox.lint.document import Document
 from skillbox.lint.linked import linked_script_models
+from skillbox.lint.patterns import lazy_compile
 from skillbox.lint.registry import Edit, Hit, rule
 from skillbox.lint.samples import HOST, SUB, comp, composition, project, raw
 
 G = "core"
+_SLASH_STAR_COMMENT = lazy_compile(r"/\*.*?\*/", re.S, needs=("/*",))
+_SCOPED_ID = lazy_compile(r"\[data-composition-id=[\"']?([^\"'\]]+)[\"']?\]", needs=("[data-composition-id=",))
+_RANDOM_STRING = lazy_compile(r"^(?:[+\-*/]=)?\s*random\(", needs=("random(",))  # GSAP's "random(...)" values
 
 PARSE_BAD = raw("This is a plain text note, not a composition.\n")
 
@@ -188,6 +192,19 @@ def css_parse_error(doc: Document):
             yield Hit(offset, f"CSS parse error: {message}", style.element)
 
 
+def selector_ids(selector: str) -> list[str]:
+    """`re.findall(r"#([\\w-]+)", selector)` without compiling it: the `[\\w-]` run after each `#` (a run never
+    holds a `#`, so every match starts at one)."""
+    out = []
+    for piece in selector.split("#")[1:]:
+        end = 0
+        while end < len(piece) and (piece[end].isalnum() or piece[end] in "_-"):
+            end += 1
+        if end:
+            out.append(piece[:end])
+    return out
+
+
 @rule(
     "repeated_id_descendant_selector",
     "error",
@@ -201,7 +218,7 @@ def css_parse_error(doc: Document):
 )
 def repeated_id_descendant_selector(doc: Document):
     for css_rule in doc.all_css_rules:
-        ids = re.findall(r"#([\w-]+)", css_rule.selector)
+        ids = selector_ids(css_rule.selector)
         if len(ids) != len(set(ids)):
             yield Hit(
                 css_rule.offset,
@@ -223,7 +240,7 @@ def repeated_id_descendant_selector(doc: Document):
 )
 def visible_markup_comment(doc: Document):
     for run in doc.texts:
-        if run.parent is not None and not doc.in_head(run.parent) and re.search(r"/\*.*?\*/", run.text, re.S):
+        if run.parent is not None and not doc.in_head(run.parent) and _SLASH_STAR_COMMENT.search(run.text):
             yield Hit(run.start + run.text.find("/*"), "`/* ... */` comment in HTML text renders on screen", run.parent)
 
 
@@ -287,7 +304,7 @@ def scoped_css_missing_wrapper(doc: Document):
     ids = {e.attrs["data-composition-id"] for e in doc.elements if "data-composition-id" in e.attrs}
     ids |= doc.host_ids
     for css_rule in doc.all_css_rules:
-        for scoped in re.findall(r"\[data-composition-id=[\"']?([^\"'\]]+)[\"']?\]", css_rule.selector):
+        for scoped in _SCOPED_ID.findall(css_rule.selector):
             if scoped not in ids:
                 yield Hit(
                     css_rule.offset,
@@ -365,11 +382,7 @@ def non_deterministic_code(doc: Document):
                     "as a literal or a composition variable",
                 )
         for value in model.strings:
-            if (
-                isinstance(value.literal, str)
-                and re.match(r"^(?:[+\-*/]=)?\s*random\(", value.literal)
-                and "random(" not in seen
-            ):
+            if isinstance(value.literal, str) and _RANDOM_STRING.match(value.literal) and "random(" not in seen:
                 seen.add("random(")
                 yield Hit(value.offset, f'GSAP "{value.literal}" string value is random per render')
 
@@ -510,6 +523,8 @@ def _is_nested_child(model, timeline) -> bool:
     name = timeline.name
     if any(c.name == "add" and any(a.text.strip() == name for a in c.args) for c in model.calls):
         return True
+    if "return" not in model.text or name not in model.text:
+        return False  # every match contains both: no pattern compiled
     return re.search(rf"\breturn\s+{re.escape(name)}\s*[;}}\n]", model.text) is not None
 
 

@@ -31,7 +31,7 @@ SYSTEM_ALIASED = {
     "sf pro display", "sf pro text", "calibri", "cambria",
 }  # fmt: skip
 TITLE = '<h1 id="title">Hello</h1>'
-GOOGLE_FONTS_URL = lazy_compile(r"""https?://fonts\.googleapis\.com/[^"')\s]+""")
+GOOGLE_FONTS_URL = lazy_compile(r"""https?://fonts\.googleapis\.com/[^"')\s]+""", needs=("://fonts.googleapis.com/",))
 # `font: [style] [weight] SIZE[/LINE-HEIGHT] FAMILY, ...` — the family list follows the size.
 FONT_SHORTHAND = lazy_compile(r"(?:^|\s)[\d.]+(?:px|em|rem|pt|%|vw|vh|vmin|vmax|ex|ch)(?:\s*/\s*[\w.%]+)?\s+(.+)$")
 
@@ -58,7 +58,7 @@ def _loaded_families(doc: Document) -> set[str]:
     for url in urls:
         if "fonts.googleapis.com" in url:
             for part in url.split("family=")[1:]:
-                from urllib.parse import unquote
+                from skillbox.lint.rules.project import unquote
 
                 loaded.add(unquote(part.split(":")[0].split("&")[0]).replace("+", " ").lower())
     return loaded

@@ -6,13 +6,14 @@ import re
 
 from skillbox.lint.css import var_names_without_fallback
 from skillbox.lint.document import Document
-from skillbox.lint.patterns import lazy_compile
+from skillbox.lint.patterns import has_word, lazy_compile
 from skillbox.lint.registry import Hit, rule
 from skillbox.lint.samples import GSAP_CDN, comp, composition, raw
 from skillbox.lint.script import GsapCall
 from skillbox.lint.timing import css_declarations_for, elements_matching, selector_for_object, tween_targets
 
 G = "gsap"
+_CSS_PATH_D = lazy_compile(r"\bd\s*:\s*path\(", needs=("path(",))  # CSS `d: path(...)`
 BOX = '<div id="box" class="clip" data-start="0" data-duration="4" data-track-index="1"></div>'
 TWEENS = ("to", "from", "fromTo")
 TRANSLATE_KEYS = {"x", "y"}
@@ -162,7 +163,7 @@ def gsap_timeline_not_registered(doc: Document):
             name = timeline.name
             if name is None or name.replace(" ", "").startswith(("window.__timelines", "__timelines")):
                 continue  # created inline in an add() call, or assigned straight into the registry
-            if re.search(rf"\b{re.escape(name)}\b", registered_values) or name in added:
+            if has_word(registered_values, name) or name in added:
                 continue
             yield Hit(timeline.offset, f"timeline {name} is never registered in window.__timelines")
 
@@ -903,7 +904,10 @@ def gsap_tween_not_on_timeline(doc: Document):
             yield Hit(call.offset, f"gsap.{call.method}() runs on the global (wall-clock) timeline")
 
 
-SIMPLE_SELECTOR = lazy_compile(r"^[#.][\w-]+$")
+def _simple_selector(selector: str) -> bool:
+    """`re.match(r"^[#.][\\w-]+$", selector)` (`$` also before a final newline) without compiling it."""
+    body = selector[:-1] if selector.endswith("\n") else selector
+    return body[:1] in ("#", ".") and len(body) > 1 and all(c.isalnum() or c in "_-" for c in body[1:])
 
 
 @rule(
@@ -922,7 +926,7 @@ def gsap_target_not_found(doc: Document):
         return
     for call in _tweens(doc):
         selector = call.target_selector
-        if selector and SIMPLE_SELECTOR.match(selector.strip()) and not tween_targets(doc, call):
+        if selector and _simple_selector(selector.strip()) and not tween_targets(doc, call):
             yield Hit(call.targets.offset, f'selector "{selector}" matches no element', selector=selector)
 
 
@@ -965,7 +969,7 @@ depends on which runs first.
     peer=True,
 )
 def svg_measure_before_path_d(doc: Document):
-    if any(re.search(r"\bd\s*:\s*path\(", style.text) for style in doc.styles):
+    if any(_CSS_PATH_D.search(style.text) for style in doc.styles):
         return  # CSS `d: path(...)` gives the geometry statically
     for model in doc.script_models:
         reported: set[str] = set()

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from pathlib import PurePosixPath
 
+from skillbox.lint import paths as fs
 from skillbox.lint.document import Document, Element
 from skillbox.lint.patterns import lazy_compile
 from skillbox.lint.registry import Edit, Hit, rule
@@ -36,7 +36,7 @@ def timed_media(doc: Document) -> list[Element]:
 
 
 def _ext(url: str) -> str:
-    return PurePosixPath(url.split("?")[0].split("#")[0]).suffix.lower()
+    return fs.suffix(fs.clean(url.split("?")[0].split("#")[0])).lower()
 
 
 @rule(

@@ -6,9 +6,10 @@ outside a project, the file's own folder is the root.
 
 from __future__ import annotations
 
+import os
 import re
-from pathlib import Path
 
+from skillbox.lint import paths as fs
 from skillbox.lint.document import Document, Element
 from skillbox.lint.patterns import lazy_compile
 from skillbox.lint.registry import Hit, rule
@@ -17,25 +18,54 @@ from skillbox.lint.timing import number, resolve_starts
 
 G = "project"
 # Remote, data, fragment and template-placeholder URLs (`{{src}}`, `${src}`, `__VIDEO_SRC__`) are not files.
-REMOTE = lazy_compile(r"^(?:[a-z][a-z0-9+.-]*:|//|#|\{|\$|__[A-Z0-9_]+__$)", re.I)
+REMOTE = lazy_compile(
+    r"^(?:[a-z][a-z0-9+.-]*:|//|#|\{|\$|__[A-Z0-9_]+__$)", re.I, needs=(":", "//", "#", "{", "$", "__")
+)
 LOGO = '<img id="logo" src="assets/logo.png" alt="">'
 AUDIO_EXT = {".mp3", ".wav", ".m4a", ".aac", ".ogg", ".oga", ".flac", ".opus"}
 
 
-def local_target(doc: Document, url: str) -> Path | None:
+def unquote(text: str) -> str:
+    """`urllib.parse.unquote`, importing urllib only for text that has a %-escape (unquote returns the rest as is)."""
+    if "%" not in text:
+        return text
+    from urllib.parse import unquote as decode
+
+    return decode(text)
+
+
+_SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
+_PLACEHOLDER_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+
+def is_remote(url: str) -> bool:
+    """`bool(REMOTE.match(url))` without compiling REMOTE for ASCII text (a case-insensitive pattern is among the
+    costliest to compile); tests/lint/test_patterns.py compares the two."""
+    if not url.isascii():
+        return bool(REMOTE.match(url))
+    if url.startswith(("//", "#", "{", "$")):
+        return True
+    scheme, colon, _rest = url.partition(":")
+    if colon and scheme[:1].isalpha() and all(c in _SCHEME_CHARS for c in scheme):
+        return True
+    body = url[:-1] if url.endswith("\n") else url  # `$` also matches before a final newline
+    return (
+        len(body) >= 5 and body.startswith("__") and body.endswith("__") and all(c in _PLACEHOLDER_CHARS for c in body)
+    )
+
+
+def local_target(doc: Document, url: str) -> str | None:
     """The file a local URL names, or None for remote/data/template URLs."""
     url = url.strip()
-    if not url or REMOTE.match(url):
+    if not url or is_remote(url):
         return None
-    from urllib.parse import unquote
-
     clean = unquote(url.split("#")[0].split("?")[0])
     if not clean:
         return None
-    base = doc.project_dir or (doc.file_path.parent if doc.file_path else None)
+    base = doc.project_dir or (fs.parent(doc.file_path) if doc.file_path else None)
     if base is None:
         return None
-    return base / clean.lstrip("/")
+    return fs.join(base, clean.lstrip("/"))
 
 
 def local_path_missing(doc: Document, url: str) -> bool:
@@ -44,12 +74,14 @@ def local_path_missing(doc: Document, url: str) -> bool:
 
         if escapes_project(doc, url) or doc.file_path is None:
             return False  # invalid_parent_traversal_in_asset_path reports these
-        return not (doc.file_path.parent / url.split("?")[0].split("#")[0]).exists()
+        return not os.path.exists(fs.join(fs.parent(doc.file_path), url.split("?")[0].split("#")[0]))
     target = local_target(doc, url)
-    if target is None or target.exists():
+    if target is None or os.path.exists(target):
         return False
     # Resolved relative to the file itself (not the project root): tolerated.
-    return not (doc.file_path is not None and (doc.file_path.parent / url.split("?")[0].split("#")[0]).exists())
+    return not (
+        doc.file_path is not None and os.path.exists(fs.join(fs.parent(doc.file_path), url.split("?")[0].split("#")[0]))
+    )
 
 
 ASSET_ELEMENTS = {"img": "src", "video": "src", "source": "src", "track": "src", "image": "href"}
@@ -148,7 +180,7 @@ def video_declared_audio_missing_track(doc: Document):
         if "muted" in element.attrs:
             continue  # video_muted_with_declared_audio reports the contradiction
         target = local_target(doc, element.attrs.get("src", ""))
-        if target is None or not target.is_file():
+        if target is None or not os.path.isfile(target):
             continue
         from skillbox.lint.media_probe import track_kinds
 
@@ -201,19 +233,30 @@ def missing_or_empty_sub_composition(doc: Document):
         target = local_target(doc, src)
         if target is None:
             continue
-        if not target.is_file():
+        if not os.path.isfile(target):
             yield Hit(host.attr_spans["data-composition-src"][0], f"{src} does not exist", host)
             continue
         try:
-            text = target.read_text(encoding="utf-8", errors="replace")
+            text = _read_text(target)
         except OSError:
             continue
         if "data-composition-id" not in text:
             yield Hit(host.attr_spans["data-composition-src"][0], f"{src} has no data-composition-id element", host)
 
 
-def _root_html_files(root: Path) -> list[Path]:
-    return sorted(p for p in root.glob("*.html") if p.is_file())
+def _read_text(path: str) -> str:
+    """`Path.read_text(encoding="utf-8", errors="replace")`, universal newlines included."""
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        return handle.read()
+
+
+def _root_html_files(root: str) -> list[str]:
+    """`sorted(p for p in Path(root).glob("*.html") if p.is_file())`."""
+    try:
+        names = [e.name for e in os.scandir(root) if e.name.endswith(".html")]
+    except OSError:
+        return []
+    return sorted(p for p in (fs.join(root, n) for n in names) if os.path.isfile(p))
 
 
 @rule(
@@ -242,14 +285,14 @@ def multiple_root_compositions(project_):
         return
     others = []
     for path in _root_html_files(project_.root):
-        if path.name == "index.html":
+        if fs.name(path) == "index.html":
             continue
         try:
-            head = path.read_text(encoding="utf-8", errors="replace")[:200_000]
+            head = _read_text(path)[:200_000]
         except OSError:
             continue
         if "data-composition-id" in head:
-            others.append(path.name)
+            others.append(fs.name(path))
     if others:
         yield Hit(0, f"root-level compositions besides index.html: {', '.join(others)}")
 
@@ -257,19 +300,41 @@ def multiple_root_compositions(project_):
 REFERENCE_EXT = {".html", ".htm", ".js", ".mjs", ".json", ".css"}
 
 
-def _unreferenced(root: Path, files: list[Path]) -> list[Path]:
+def _rglob_all(root: str) -> list[str]:
+    """`Path(root).rglob("*")`: every entry below root (hidden ones too), not descending into symlinked folders."""
+    found: list[str] = []
+    pending = [root]
+    while pending:
+        current = pending.pop()
+        try:
+            entries = list(os.scandir(current))
+        except OSError:
+            continue
+        for entry in entries:
+            path = fs.join(current, entry.name)
+            found.append(path)
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append(path)
+            except OSError:
+                continue
+    return found
+
+
+def _unreferenced(root: str, files: list[str]) -> list[str]:
     """Audio files no page, script or manifest of the project names. A file another page plays (a presenter demo
     with `new Audio("sfx/advance.mp3")`) is in use, just not on the render timeline; it is not a forgotten track."""
     texts = []
-    for path in root.rglob("*"):
-        if path.suffix.lower() in REFERENCE_EXT and "node_modules" not in path.parts and path.is_file():
+    for path in sorted(_rglob_all(root), key=fs.sort_key):
+        if fs.suffix(path).lower() in REFERENCE_EXT and "node_modules" not in fs.parts(path) and os.path.isfile(path):
             try:
-                if path.stat().st_size <= 4 * 1024 * 1024:
-                    texts.append(path.read_bytes().decode("utf-8", "replace"))
+                if os.stat(path).st_size <= 4 * 1024 * 1024:
+                    with open(path, "rb") as handle:
+                        texts.append(handle.read().decode("utf-8", "replace"))
             except OSError:
                 continue
     corpus = "\n".join(texts)
-    return [p for p in files if p.relative_to(root).as_posix() not in corpus and p.name not in corpus]
+    return [p for p in files if fs.relative(p, root) not in corpus and fs.name(p) not in corpus]
 
 
 @rule(
@@ -292,13 +357,15 @@ def audio_file_without_element(project_):
             )
             if e.tag == "audio" or audible_video:
                 return
+    everything = _rglob_all(project_.root)
     files = sorted(
-        p for p in project_.root.rglob("*") if p.suffix.lower() in AUDIO_EXT and "node_modules" not in p.parts
+        (p for p in everything if fs.suffix(p).lower() in AUDIO_EXT and "node_modules" not in fs.parts(p)),
+        key=fs.sort_key,
     )
     if files:
         files = _unreferenced(project_.root, files)
     if files:
-        names = ", ".join(str(p.relative_to(project_.root)) for p in files[:3])
+        names = ", ".join(fs.relative(p, project_.root) for p in files[:3])
         yield Hit(0, f"audio files but no <audio> element: {names}")
 
 
@@ -420,9 +487,9 @@ def unused_sub_composition(project_):
         for host in _hosts(doc):
             target = local_target(doc, host.attrs["data-composition-src"])
             if target is not None:
-                used.add(target.resolve())
+                used.add(fs.resolve(target))
     for doc in project_.compositions:
         if not doc.root_in_template:
             continue  # standalone files are blank_root_with_standalone_composition / subcomposition_missing_template
-        if doc.file_path is not None and doc.file_path.resolve() not in used:
+        if doc.file_path is not None and fs.resolve(doc.file_path) not in used:
             yield Hit(0, f"{doc.path} is not mounted by any data-composition-src", doc=doc)
