@@ -1159,7 +1159,8 @@ class Resolver:
         (`def g(cb): cb(x)`) under "" (any function can be passed there)."""
         if self._sites is None:
             sites: dict[str, list[tuple]] = defaultdict(list)
-            for site_path, site_rec in self.records.items():
+            for site_path in sorted(self.records):  # path order: the dict's order is the extraction's (--jobs)
+                site_rec = self.records[site_path]
                 aliases: dict[str, set[str]] = defaultdict(set)
                 params = None
                 args = []
