@@ -56,7 +56,10 @@ _first = itemgetter(0)
 class _Engine:
     """What extracting one file of a language needs besides its bytes, looked up once per process."""
 
-    __slots__ = ("outer_of", "parse_import", "parser", "plain_kinds", "prune_refs", "query", "scope_kinds", "spec")
+    __slots__ = (
+        "call_args", "outer_of", "parse_import", "parser", "plain_kinds", "prune_refs", "query", "scope_kinds",
+        "spec",
+    )  # fmt: skip
 
     def __init__(self, spec: LanguageSpec):
         self.spec = spec
@@ -65,6 +68,9 @@ class _Engine:
         self.parse_import = getattr(spec.hook(), "parse_import", None)
         # A language may keep only the flow facts its resolver can use (Python: parameters a body calls).
         self.prune_refs = getattr(spec.hook(), "prune_refs", None)
+        # A language may read argument facts off each call node (Python: `call_arguments`).
+        call_arguments = getattr(spec.hook(), "call_arguments", None)
+        self.call_args = call_arguments(ts.language(spec)) if call_arguments is not None else None
         self.outer_of: dict[int, str] = {}  # pattern index -> its outer capture name
         self.plain_kinds: dict[int, int] = {}  # node kind id -> 1 PLAIN_RECEIVERS, 2 LITERAL_RECEIVERS, 0 other
         self.scope_kinds = _scope_kinds(ts.language(spec)) if spec.callback_scopes else None
@@ -121,6 +127,7 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
     wrappers = spec.def_wrappers
     outer_of = engine.outer_of
     plain_kinds = engine.plain_kinds
+    call_args = engine.call_args
     forms = _RECEIVER_FORMS
     if len(forms) > RECEIVER_FORMS_MAX:
         forms.clear()
@@ -132,6 +139,7 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
     raw_imports: list[tuple] = []  # (statement start byte, parsed item, line)
     raw_notes: list[tuple[int, str]] = []  # (comment start byte, note)
     comments: dict[int, tuple[int, int, int]] = {}  # end line -> (start line, start byte, end byte)
+    pending_calls: list[tuple] = []  # (call node, callee end, dotted callee, index after its ref): `call_args`
 
     for pattern, caps in ts.run_query(engine.query, root):
         key = outer_of.get(pattern)
@@ -163,15 +171,14 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
                         form = forms[receiver] = receiver_form(receiver)
                     if form:
                         receiver = "".join(receiver.split()) if form == 1 else "?"
+            end = name_node.end_byte
             raw_refs.append(
-                (
-                    start,
-                    key[10:],
-                    data[start : name_node.end_byte].decode("utf-8", "replace"),
-                    receiver,
-                    name_node.start_point[0] + 1,
-                )
+                (start, key[10:], data[start:end].decode("utf-8", "replace"), receiver, name_node.start_point[0] + 1)
             )
+            if call_args is not None and key == "reference.call":
+                outer = caps[key][0]
+                if outer.end_byte - end > 2:  # something between the parentheses
+                    pending_calls.append((outer, end, receiver_nodes is not None, len(raw_refs)))
         elif kind == "d":  # definition.<kind>
             name_nodes = caps.get("name")
             if not name_nodes:
@@ -218,6 +225,8 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
                 if match and match.group(2).strip():
                     raw_notes.append((start, f"{match.group(1)}: {_squash(match.group(2))}"))
 
+    if pending_calls:
+        raw_refs = _with_argument_refs(raw_refs, call_args(data, pending_calls))
     defs, refs, imports, file_notes = _assemble(data, raw_defs, raw_refs, raw_imports, raw_notes, comments)
     if engine.prune_refs is not None:
         refs = engine.prune_refs(defs, refs, imports)
@@ -235,6 +244,29 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
         (),
         "",
     )
+
+
+def _with_argument_refs(raw_refs: list, found: list[tuple]) -> list:
+    """`raw_refs` with the argument facts of calls (`LanguageSpec` hook `call_arguments`: [(facts, dotted
+    callee, index)]) each right after its call's own ref, where query matches of their own came (refs at one
+    position keep that order), the callee as their receiver in the form every receiver takes (`receiver_form`)."""
+    if not found:
+        return raw_refs
+    out = []
+    start = 0
+    for passed, dotted, index in found:
+        out.extend(raw_refs[start:index])
+        start = index
+        for position, relation, text, callee, line in passed:
+            if dotted:
+                form = _RECEIVER_FORMS.get(callee)
+                if form is None:
+                    form = _RECEIVER_FORMS[callee] = receiver_form(callee)
+                if form:
+                    callee = "".join(callee.split()) if form == 1 else "?"
+            out.append((position, relation, text, callee, line))
+    out.extend(raw_refs[start:])
+    return out
 
 
 def _callback_scope(outer, raw_defs: list, seen: set[int], scope_kinds: tuple) -> None:
