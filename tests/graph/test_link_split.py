@@ -106,3 +106,47 @@ def test_a_core_counts_as_free_only_when_no_other_task_is_runnable(monkeypatch, 
     state["loadavg"] = b"0.00 0.00 0.00 1/230 4242\n"
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
     assert not link_split.core_free()  # one core: nothing to share
+
+
+def test_without_a_writable_temporary_folder_the_parent_resolves_every_file(tmp_path, monkeypatch):
+    """The child hands its blocks back through a temporary file; where none can be made the build still works."""
+
+    def no_space(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    forks = []
+    monkeypatch.setattr(link_split, "SPLIT_MIN_REFS", 0)
+    monkeypatch.setattr(link_split, "core_free", lambda: True)
+    monkeypatch.setattr(link_split.tempfile, "TemporaryFile", no_space)
+    monkeypatch.setattr(link_split, "fork_task", lambda task: forks.append(task))
+    tree = _polyglot(tmp_path)
+    split = build_graph(tree, tmp_path / "split").graph_path.read_bytes()
+    assert forks == []
+    assert split == build_graph(tree, tmp_path / "serial", jobs=1).graph_path.read_bytes()
+
+
+def test_a_failure_in_the_parents_part_reaps_the_child(tmp_path, monkeypatch):
+    import os
+
+    import pytest
+
+    pids = []
+    real_fork = link_split.fork_task
+
+    def counted(task):
+        pid = real_fork(task)
+        pids.append(pid)
+        return pid
+
+    def failing(resolver, paths):
+        raise RuntimeError("the parent's block rendering failed")
+
+    monkeypatch.setattr(link_split, "SPLIT_MIN_REFS", 0)
+    monkeypatch.setattr(link_split, "core_free", lambda: True)
+    monkeypatch.setattr(link_split, "fork_task", counted)
+    monkeypatch.setattr(link_split, "_rendered", failing)
+    with pytest.raises(RuntimeError):
+        build_graph(_polyglot(tmp_path), tmp_path / "out")
+    assert pids and pids[0] is not None
+    with pytest.raises(ChildProcessError):  # already waited for: no zombie
+        os.waitpid(pids[0], os.WNOHANG)

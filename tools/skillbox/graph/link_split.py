@@ -16,6 +16,7 @@ graph.json are byte-identical split and serial.
 
 from __future__ import annotations
 
+import contextlib
 import marshal
 import os
 import tempfile
@@ -54,11 +55,17 @@ def resolve_blocks(
                 cut = position + 1
                 break
         mine, theirs = paths[:cut], paths[cut:]
+    spool = None
+    if theirs:
+        try:
+            spool = tempfile.TemporaryFile()  # noqa: SIM115 (closed by the `with spool:` below)
+        except OSError:  # no writable temporary folder (full, read-only, sandboxed): resolve everything here
+            mine, theirs = paths, []
     if not theirs:
         resolver.resolve_files(mine)
         return resolver, _rendered(resolver, mine)
 
-    with tempfile.TemporaryFile() as spool:
+    with spool:
 
         def child() -> None:
             resolver.resolve_files(theirs)
@@ -71,8 +78,13 @@ def resolve_blocks(
         pid = fork_task(child)
         if pid is None:
             mine, theirs = paths, []
-        resolver.resolve_files(mine)
-        done = _rendered(resolver, mine)
+        try:
+            resolver.resolve_files(mine)
+            done = _rendered(resolver, mine)
+        except BaseException:  # this part failed (or was interrupted): the child's work is moot, reap it
+            if pid is not None:
+                _stop(pid)
+            raise
         if pid is not None:
             if joined(pid):
                 spool.seek(0)
@@ -83,6 +95,15 @@ def resolve_blocks(
                 resolver.resolve_files(theirs)
                 done.update(_rendered(resolver, theirs))
     return resolver, done
+
+
+def _stop(pid: int) -> None:
+    """End a child whose blocks will not be read, and wait for it (no zombie left behind)."""
+    import signal
+
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
+    joined(pid)
 
 
 def core_free() -> bool:
