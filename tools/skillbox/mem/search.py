@@ -541,8 +541,8 @@ def search(store: Store, query: str = "", filters: Filters | None = None, *, lim
         for row in rows[:missing]:
             shown.setdefault(row["kind"], []).append(row["id"])
             result.hits.append(_row_hit(row, mode))
-        if len(result.hits) >= limit:
-            break  # the page is full of rows with every term: the pool need not reach into rows with some
+        if len(result.hits) >= pool:
+            break  # the pool is full of rows with every term: it need not reach into rows with some
     result.hits = _by_session(store, result.hits, wanted)[:limit]
     if any(hit.kind == "observation" for hit in result.hits):
         result.hits = _with_replies(store, result.hits, filters, limit)
