@@ -9,7 +9,7 @@ import pytest
 
 from skillbox.lint import paths as fs
 from skillbox.lint.engine import _rglob_html, composition_files
-from skillbox.lint.rules.project import _rglob_all, _root_html_files
+from skillbox.lint.rules.project import _root_html_files
 
 SPELLINGS = [
     "", ".", "./", "a", "a/", "a//b", "./a/./b/", "a/../b", "../x", "/", "//", "///", "//a/b", "///a//b/",
@@ -70,7 +70,7 @@ def test_walks_match_pathlib_globs(tmp_path: Path) -> None:
     _tree(root)
     folder = root / "compositions"
     assert _rglob_html(str(folder)) == [str(p) for p in sorted(folder.rglob("*.html"))]
-    assert sorted(_rglob_all(str(root))) == sorted(str(p) for p in root.rglob("*"))
+    assert sorted(fs.walk(str(root))) == sorted(str(p) for p in root.rglob("*"))
     assert _root_html_files(str(root)) == [str(p) for p in sorted(p for p in root.glob("*.html") if p.is_file())]
     # The old pathlib spelling of composition_files, kept here as the reference.
     old = [

@@ -150,24 +150,7 @@ def _is_snippet(path: str) -> bool:
 def _rglob_html(folder: str) -> list[str]:
     """`sorted(Path(folder).rglob("*.html"))`: every entry named *.html below folder, hidden ones included, not
     descending into symlinked folders (as pathlib 3.11 does not)."""
-    found: list[str] = []
-    pending = [folder]
-    while pending:
-        current = pending.pop()
-        try:
-            entries = list(os.scandir(current))
-        except OSError:
-            continue
-        for entry in entries:
-            path = fs.join(current, entry.name)
-            if entry.name.endswith(".html"):
-                found.append(path)
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    pending.append(path)
-            except OSError:
-                continue
-    return sorted(found, key=fs.sort_key)
+    return sorted((path for path in fs.walk(folder) if fs.name(path).endswith(".html")), key=fs.sort_key)
 
 
 def composition_files(root) -> list[str]:

@@ -300,32 +300,11 @@ def multiple_root_compositions(project_):
 REFERENCE_EXT = {".html", ".htm", ".js", ".mjs", ".json", ".css"}
 
 
-def _rglob_all(root: str) -> list[str]:
-    """`Path(root).rglob("*")`: every entry below root (hidden ones too), not descending into symlinked folders."""
-    found: list[str] = []
-    pending = [root]
-    while pending:
-        current = pending.pop()
-        try:
-            entries = list(os.scandir(current))
-        except OSError:
-            continue
-        for entry in entries:
-            path = fs.join(current, entry.name)
-            found.append(path)
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    pending.append(path)
-            except OSError:
-                continue
-    return found
-
-
 def _unreferenced(root: str, files: list[str]) -> list[str]:
     """Audio files no page, script or manifest of the project names. A file another page plays (a presenter demo
     with `new Audio("sfx/advance.mp3")`) is in use, just not on the render timeline; it is not a forgotten track."""
     texts = []
-    for path in sorted(_rglob_all(root), key=fs.sort_key):
+    for path in sorted(fs.walk(root), key=fs.sort_key):
         if fs.suffix(path).lower() in REFERENCE_EXT and "node_modules" not in fs.parts(path) and os.path.isfile(path):
             try:
                 if os.stat(path).st_size <= 4 * 1024 * 1024:
@@ -357,7 +336,7 @@ def audio_file_without_element(project_):
             )
             if e.tag == "audio" or audible_video:
                 return
-    everything = _rglob_all(project_.root)
+    everything = fs.walk(project_.root)
     files = sorted(
         (p for p in everything if fs.suffix(p).lower() in AUDIO_EXT and "node_modules" not in fs.parts(p)),
         key=fs.sort_key,
