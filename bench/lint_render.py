@@ -15,6 +15,7 @@ why rendering cannot run, so tests skip cleanly.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -110,6 +111,35 @@ def _env(tools: Tools, tmp: Path) -> dict[str, str]:
     }
 
 
+@contextlib.contextmanager
+def _render(project: Path, args: list[str], out_name: str, *, timeout: float, localize: bool = True):
+    """Copy `project` into a temporary folder (GSAP localized unless told not to), run `hyperframes render` on it
+    with `args` writing to `out_name` there, and give (the output path, the process) while the folder exists.
+    A render that times out or exits non-zero is a RenderError with the last lines it printed."""
+    tools = find_tools()
+    if isinstance(tools, str):
+        raise RenderError(tools)
+    with tempfile.TemporaryDirectory(prefix="skillbox-render-") as tmp:
+        work = Path(tmp) / "project"
+        shutil.copytree(project, work)
+        if localize:
+            localize_gsap(work, tools)
+        out = Path(tmp) / out_name
+        cmd = [tools.node, str(tools.cli), "render", str(work), "-o", str(out), *args]
+        cmd += ["--quality", "draft", "--quiet", "--no-browser-gpu"]
+        try:
+            proc = subprocess.run(cmd, env=_env(tools, Path(tmp)), capture_output=True, text=True, timeout=timeout,
+                                  check=False)  # fmt: skip
+        except subprocess.TimeoutExpired as exc:
+            raise RenderError(f"render timed out after {timeout:.0f} s") from exc
+        yield out, proc
+
+
+def _failed(proc: subprocess.CompletedProcess) -> RenderError:
+    tail = " | ".join((proc.stdout + proc.stderr).strip().splitlines()[-4:])
+    return RenderError(f"render failed (exit {proc.returncode}): {tail}")
+
+
 def render_frames(
     project: Path,
     *,
@@ -125,28 +155,13 @@ def render_frames(
     `workers=2` splits the frames between two browser processes that each seek their chunk cold — what a
     distributed render does, so it shows seek-order dependence a one-worker render hides. `keep` copies the PNGs
     into that folder (to look at them, not only compare them)."""
-    tools = find_tools()
-    if isinstance(tools, str):
-        raise RenderError(tools)
-    with tempfile.TemporaryDirectory(prefix="skillbox-render-") as tmp:
-        work = Path(tmp) / "project"
-        shutil.copytree(project, work)
-        if localize:
-            localize_gsap(work, tools)
-        out = Path(tmp) / "frames"
-        env = _env(tools, Path(tmp))
-        cmd = [tools.node, str(tools.cli), "render", str(work), "--fps", str(fps), "--format", "png-sequence"]
-        cmd += ["-o", str(out), "--workers", str(workers), "--quality", "draft", "--quiet", "--no-browser-gpu"]
-        if ready_timeout_ms is not None:  # a composition that never registers fails after this, not after 45 s
-            cmd += ["--player-ready-timeout", str(ready_timeout_ms)]
-        try:
-            proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout, check=False)
-        except subprocess.TimeoutExpired as exc:
-            raise RenderError(f"render timed out after {timeout:.0f} s") from exc
+    args = ["--fps", str(fps), "--format", "png-sequence", "--workers", str(workers)]
+    if ready_timeout_ms is not None:  # a composition that never registers fails after this, not after 45 s
+        args += ["--player-ready-timeout", str(ready_timeout_ms)]
+    with _render(project, args, "frames", timeout=timeout, localize=localize) as (out, proc):
         frames = sorted(out.rglob("*.png")) if out.exists() else []
         if proc.returncode != 0 or not frames:
-            tail = " | ".join((proc.stdout + proc.stderr).strip().splitlines()[-4:])
-            raise RenderError(f"render failed (exit {proc.returncode}): {tail}")
+            raise _failed(proc)
         if keep is not None:
             keep.mkdir(parents=True, exist_ok=True)
             for f in frames:
@@ -157,24 +172,9 @@ def render_frames(
 def render_audio_db(project: Path, *, timeout: float = 180) -> float | None:
     """Render `project` to mp4 and return the mean volume of its sound in dB (ffmpeg volumedetect); None when the
     output has no audio stream or only silence. For rules about media that should (not) sound."""
-    tools = find_tools()
-    if isinstance(tools, str):
-        raise RenderError(tools)
-    with tempfile.TemporaryDirectory(prefix="skillbox-render-") as tmp:
-        work = Path(tmp) / "project"
-        shutil.copytree(project, work)
-        localize_gsap(work, tools)
-        out = Path(tmp) / "out.mp4"
-        env = _env(tools, Path(tmp))
-        cmd = [tools.node, str(tools.cli), "render", str(work), "--fps", "4", "-o", str(out), "--workers", "1"]
-        cmd += ["--quality", "draft", "--quiet", "--no-browser-gpu"]
-        try:
-            proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout, check=False)
-        except subprocess.TimeoutExpired as exc:
-            raise RenderError(f"render timed out after {timeout:.0f} s") from exc
+    with _render(project, ["--fps", "4", "--workers", "1"], "out.mp4", timeout=timeout) as (out, proc):
         if proc.returncode != 0 or not out.is_file():
-            tail = " | ".join((proc.stdout + proc.stderr).strip().splitlines()[-4:])
-            raise RenderError(f"render failed (exit {proc.returncode}): {tail}")
+            raise _failed(proc)
         probe = subprocess.run(["ffmpeg", "-hide_banner", "-i", str(out), "-map", "0:a?", "-af", "volumedetect",
                                 "-f", "null", "-"], capture_output=True, text=True, check=False)  # fmt: skip
         m = re.search(r"mean_volume:\s*(-?[\d.]+|-inf) dB", probe.stderr)
