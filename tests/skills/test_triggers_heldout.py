@@ -18,7 +18,9 @@ from skillbox.skills.triggers import TARGET_LEFT_ALONE, TARGET_RIGHT_SKILL, load
 from tests.skills.conftest import REPO, SKILLS
 
 HELDOUT = REPO / "tests" / "skills" / "heldout"
-SEALED, DEV, DEV2, DEV3, DEV4 = (HELDOUT / f"{name}.json" for name in ("sealed", "dev", "dev2", "dev3", "dev4"))
+SEALED, DEV, DEV2, DEV3, DEV4, DEV5 = (
+    HELDOUT / f"{name}.json" for name in ("sealed", "dev", "dev2", "dev3", "dev4", "dev5")
+)
 
 
 def invoke(*args):
@@ -51,17 +53,20 @@ def test_the_sets_are_disjoint_from_each_other_and_from_the_per_skill_evals():
         evals |= set(data["should_trigger"]) | set(data["should_not_trigger"])
     assert not sealed & dev
     assert not (sealed | dev) & evals
-    # dev2, dev3 (session 5) and dev4 (session 6) are held to the stricter, folded comparison against everything
-    # before them. The older sets keep the exact one: folded, one sealed request equals a per-skill eval request,
-    # and finding which would mean reading the sealed set (README.md, "Overlap").
-    dev2, dev3, dev4 = ({normalised(r) for r in requests_of(p)} for p in (DEV2, DEV3, DEV4))
+    # dev2, dev3 (session 5), dev4 (session 6) and dev5 (session 7) are held to the stricter, folded comparison
+    # against everything before them. The older sets keep the exact one: folded, one sealed request equals a
+    # per-skill eval request, and finding which would mean reading the sealed set (README.md, "Overlap").
+    dev2, dev3, dev4, dev5 = ({normalised(r) for r in requests_of(p)} for p in (DEV2, DEV3, DEV4, DEV5))
     assert not dev2 & {normalised(r) for r in sealed | dev | evals}
     assert not dev3 & ({normalised(r) for r in sealed | dev | evals} | dev2)
     assert not dev4 & ({normalised(r) for r in sealed | dev | evals} | dev2 | dev3)
+    assert not dev5 & ({normalised(r) for r in sealed | dev | evals} | dev2 | dev3 | dev4)
 
 
 @pytest.mark.parametrize(
-    ("path", "per_skill", "near"), [(DEV2, 6, 20), (DEV3, 4, 10), (DEV4, 4, 12)], ids=["dev2", "dev3", "dev4"]
+    ("path", "per_skill", "near"),
+    [(DEV2, 6, 20), (DEV3, 4, 10), (DEV4, 4, 12), (DEV5, 4, 12)],
+    ids=["dev2", "dev3", "dev4", "dev5"],
 )
 def test_the_later_sets_cover_every_skill_in_both_languages_and_name_their_sources(path, per_skill, near):
     cases = load_heldout_set(path).cases
