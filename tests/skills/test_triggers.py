@@ -46,6 +46,23 @@ def test_index_prefers_the_description_that_owns_the_words():
     assert pick("paper") is None  # one shared word is not a match
 
 
+def test_a_not_for_clause_keeps_its_kind_of_request_away_and_only_its_own_words():
+    index = TriggerIndex(
+        [
+            SkillDoc("replies", "Replies to reviewers of a manuscript. Not for customer reviews (客户投诉)."),
+            SkillDoc("letters", "Writes letters to customers about a complaint or review."),
+            SkillDoc("plots", "Makes matplotlib figures for a paper."),
+        ]
+    )
+    pick = functools.partial(index.pick, min_score=1.0)
+    assert pick("reply to the reviewers of my manuscript") == "replies"
+    # "review" is the skill's own word elsewhere, so only "customer" (and 客户, 投诉) keep the request away; the
+    # excluded words are not indexed as the skill's, so the request goes on to the skill that does own them
+    assert pick("reply to this customer review") == "letters"
+    assert pick("回复客户投诉 reviewers manuscript") != "replies"
+    assert "custom" not in index._tf[0] and "review" in index._tf[0]
+
+
 def test_ranking_is_deterministic_with_ties_broken_by_name():
     index = TriggerIndex([SkillDoc("b", "alpha beta"), SkillDoc("a", "alpha beta")])
     assert index.rank("alpha beta") == index.rank("alpha beta")

@@ -9,6 +9,11 @@ Tokens: English words are lower-cased, stop words dropped and Snowball-stemmed (
 "citation" and "citations" meet). Chinese has no spaces, so each run of CJK characters becomes its overlapping
 character bigrams ("润色论文" -> 润色, 色论, 论文), the usual dictionary-free way to index Chinese.
 
+A description may end a sentence with "Not for ...": the kinds of request a reader would keep away from it (job
+applications for a manuscript-writing skill). Those words are not indexed as the skill's own, and a request that uses
+one of them that the rest of the description does not ("customer" in "Not for customer reviews", not "review") is
+passed on to the next-best skill, as a reader who has read the exclusion would.
+
 Each skill folder may hold `evals/triggers.json`: {"should_trigger": [...], "should_not_trigger": [...]}. A
 should-trigger request must pick its own skill; a near miss must not pick it (another skill or none is fine).
 """
@@ -41,6 +46,8 @@ MIN_TERMS = 2
 EVALS_FLOOR = 0.85
 
 _CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+# "Not for posters or file conversion (海报、格式转换)." up to the end of its sentence.
+_NOT_FOR = re.compile(r"\bNot for\b[^.]*")
 _TOKEN = re.compile(rf"[{_CJK}]+|[a-z0-9]+(?:'[a-z0-9]+)*")
 _STEMMER = snowballstemmer.stemmer("english")
 STOP_WORDS = frozenset(
@@ -95,6 +102,13 @@ def load_skill_docs(skills_dir: Path) -> list[SkillDoc]:
     return docs
 
 
+def split_exclusions(name: str, description: str) -> tuple[list[str], frozenset[str]]:
+    """(the terms a skill owns, the terms only its "Not for ..." clauses name) for one description."""
+    own = tokenize(f"{name.replace('-', ' ')} {_NOT_FOR.sub(' ', description)}")
+    excluded = {term for clause in _NOT_FOR.findall(description) for term in tokenize(clause[len("Not for") :])}
+    return own, frozenset(excluded - set(own))
+
+
 class TriggerIndex:
     """BM25 over skill documents (name + description); ranks skills for a request."""
 
@@ -102,7 +116,9 @@ class TriggerIndex:
         if not docs:
             raise InvalidInputError("no skills to index")
         self.docs = docs
-        self._tf = [Counter(tokenize(f"{d.name.replace('-', ' ')} {d.description}")) for d in docs]
+        split = [split_exclusions(d.name, d.description) for d in docs]
+        self._tf = [Counter(own) for own, _ in split]
+        self._excluded = {d.name: excluded for d, (_, excluded) in zip(docs, split, strict=True)}
         self._len = [sum(tf.values()) for tf in self._tf]
         self._avg = sum(self._len) / len(self._len)
         df = Counter(term for tf in self._tf for term in tf)
@@ -129,9 +145,16 @@ class TriggerIndex:
         return [(name, score) for name, score, _ in self.score(request)]
 
     def pick(self, request: str, min_score: float = MIN_SCORE, min_terms: int = MIN_TERMS) -> str | None:
-        """The skill this request would load, or None when the best match is too weak (see MIN_SCORE)."""
-        name, score, matched = self.score(request)[0]
-        return name if score >= min_score and matched >= min_terms else None
+        """The skill this request would load, or None when the best match is too weak (see MIN_SCORE).
+
+        A skill whose "Not for" words the request uses is skipped for the next-best one, under the same rule."""
+        terms = set(tokenize(request))
+        for name, score, matched in self.score(request):
+            if score < min_score or matched < min_terms:
+                return None
+            if not terms & self._excluded[name]:
+                return name
+        return None
 
 
 @dataclass(frozen=True)
