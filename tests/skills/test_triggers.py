@@ -14,6 +14,7 @@ from skillbox.skills.triggers import (
     SkillDoc,
     TriggerIndex,
     evaluate,
+    load_skill_docs,
     load_trigger_cases,
     tokenize,
 )
@@ -61,6 +62,14 @@ def test_a_not_for_clause_keeps_its_kind_of_request_away_and_only_its_own_words(
     assert pick("reply to this customer review") == "letters"
     assert pick("回复客户投诉 reviewers manuscript") != "replies"
     assert "custom" not in index._tf[0] and "review" in index._tf[0]
+
+
+def test_the_bundles_not_for_clauses_keep_their_near_misses_away():
+    index = TriggerIndex(load_skill_docs(SKILLS))
+    assert index.pick("Reply to the reviewers' comments on our manuscript point by point") == "paper-rebuttal"
+    assert index.pick("Reply to this angry customer review on our app store page") is None
+    assert index.pick("Polish the Discussion of my manuscript") == "paper-writing"
+    assert index.pick("Write a cover letter for a software engineering job") is None
 
 
 def test_ranking_is_deterministic_with_ties_broken_by_name():
