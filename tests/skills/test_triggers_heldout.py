@@ -159,14 +159,14 @@ def test_the_dev_half_meets_the_targets_it_was_tuned_on():
     assert score.meets_targets, score.misses
 
 
-# What the tuning sets scored when session 6 stopped tuning (a29a1ef), less one positive each: an edit that loses
+# What the tuning sets scored when session 7 stopped tuning (88586fc), less one positive each: an edit that loses
 # more than one positive, or any near-miss, of a set fails here, so a fix for one set cannot silently cost another.
-# dev4's near-miss figure is below the 80% target: it is recorded, not endorsed (README.md, "Results").
-TUNED_FLOORS = {DEV2: (107, 23), DEV3: (53, 11), DEV4: (62, 9)}
+# dev5 is not here: it was held out of tuning and scored once at the end (README.md, "Results").
+TUNED_FLOORS = {DEV2: (107, 25), DEV3: (53, 12), DEV4: (64, 12)}
 
 
 @pytest.mark.parametrize(("path", "floors"), TUNED_FLOORS.items(), ids=["dev2", "dev3", "dev4"])
-def test_the_later_tuning_sets_keep_what_session_6_reached(path, floors):
+def test_the_later_tuning_sets_keep_what_session_7_reached(path, floors):
     score = score_heldout(SKILLS, load_heldout_set(path))
     right = sum(c.expect == p for c, p in score.positives)
     alone = sum(p is None for _, p in score.near_misses)
