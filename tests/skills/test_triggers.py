@@ -16,6 +16,7 @@ from skillbox.skills.triggers import (
     evaluate,
     load_skill_docs,
     load_trigger_cases,
+    split_exclusions,
     tokenize,
 )
 from tests.skills.conftest import SKILLS
@@ -62,6 +63,9 @@ def test_a_not_for_clause_keeps_its_kind_of_request_away_and_only_its_own_words(
     assert pick("reply to this customer review") == "letters"
     assert pick("回复客户投诉 reviewers manuscript") != "replies"
     assert "custom" not in index._tf[0] and "review" in index._tf[0]
+    # the clause runs to the end of its sentence, past a dotted name inside it
+    own, excluded = split_exclusions("web", "Scroll animation on web pages. Not for Next.js routing or Vue stores.")
+    assert {"rout", "store", "vue", "js"} <= excluded and "scroll" in own and "rout" not in own
 
 
 def test_the_bundles_not_for_clauses_keep_their_near_misses_away():

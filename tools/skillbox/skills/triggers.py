@@ -46,8 +46,9 @@ MIN_TERMS = 2
 EVALS_FLOOR = 0.85
 
 _CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-# "Not for posters or file conversion (海报、格式转换)." up to the end of its sentence.
-_NOT_FOR = re.compile(r"\bNot for\b[^.]*")
+# "Not for posters (海报)." up to the end of its sentence: a full stop followed by a space or the end, so a name
+# such as Next.js inside the clause does not cut it short.
+_NOT_FOR = re.compile(r"\bNot for\b.*?(?=\.(?:\s|$)|$)")
 _TOKEN = re.compile(rf"[{_CJK}]+|[a-z0-9]+(?:'[a-z0-9]+)*")
 _STEMMER = snowballstemmer.stemmer("english")
 STOP_WORDS = frozenset(
