@@ -49,6 +49,7 @@ ORACLE = {"fts5 OR (porter)": 0.680, "fts5 AND (porter)": 0.082, "fts5 phrase (p
 KS = (5, 10)
 # Each rule of the product's search that an ablation can switch off, and how (module attributes patched for the run).
 ABLATIONS = {
+    "context": "each record also indexes the titles of the 2 records before it in its session (store.context_sql)",
     "sessions": "a hit's session's share of the query's terms counts toward its rank (sessions_rank.by_session)",
     "replies": "a hit that asks (its title ends in ?) brings the next record of its session (search._with_replies)",
     "dates": "a calendar date in the question favours records from about then (query.dated, search.DATE_BOOST)",
@@ -175,7 +176,9 @@ def baseline_hits(baseline: sqlite3.Connection, project: str, question: str, mod
 def ablate(rules: list[str]) -> None:
     """Switch the named rules off in this process (the bench's own copy of the search code)."""
     for rule in rules:
-        if rule == "sessions":
+        if rule == "context":
+            capture.context_sql = lambda session, before: f"substr({session}, 1, 0)"  # binds the parameter, yields ''
+        elif rule == "sessions":
             search_module._by_session = lambda store, hits, terms: hits
             search_module.SESSION_POOL = 0
         elif rule == "replies":

@@ -36,6 +36,15 @@ def store(home):
         yield store
 
 
+@pytest.fixture
+def without_context(monkeypatch):
+    """Records stored without the words of the records before them (store.context_sql), as `mem_locomo.py
+    --without context` stores them: the rules that work at search time, tested alone."""
+    from skillbox.mem import capture
+
+    monkeypatch.setattr(capture, "context_sql", lambda session, before: f"substr({session}, 1, 0)")
+
+
 def refs(result):
     return [h.ref for h in result.hits]
 
@@ -313,7 +322,7 @@ def _session_turns(store, texts, session="chat-1", project="alpha"):
     return store.write(write)
 
 
-def test_a_hit_that_asks_a_question_brings_the_next_record_of_its_session(store):
+def test_a_hit_that_asks_a_question_brings_the_next_record_of_its_session(store, without_context):
     asked, answer, _later = _session_turns(
         store,
         [
@@ -332,7 +341,7 @@ def test_a_hit_that_asks_a_question_brings_the_next_record_of_its_session(store)
     assert refs(search(store, "how long yoga", Filters(kinds=("observation",), until="2026-11-02"))) == []
 
 
-def test_a_question_mark_inside_a_record_is_not_a_question(store):
+def test_a_question_mark_inside_a_record_is_not_a_question(store, without_context):
     fetched, _next = _session_turns(
         store,
         [("fetch", "Fetched https://docs.example/search?q=yoga for the retry docs"), ("note", "Retry docs read.")],
@@ -340,7 +349,7 @@ def test_a_question_mark_inside_a_record_is_not_a_question(store):
     assert refs(search(store, "yoga")) == [f"#{fetched}"]
 
 
-def test_a_reply_further_down_the_page_moves_up_behind_its_question(store):
+def test_a_reply_further_down_the_page_moves_up_behind_its_question(store, without_context):
     asked, answer, other = _session_turns(
         store,
         [
@@ -354,7 +363,7 @@ def test_a_reply_further_down_the_page_moves_up_behind_its_question(store):
     assert [h.match for h in result.hits] == ["all", "any", "any"]  # moved, not re-labelled: it matched a word
 
 
-def test_the_records_of_the_session_about_the_question_rank_before_a_stray_match(store):
+def test_the_records_of_the_session_about_the_question_rank_before_a_stray_match(store, without_context):
     """Session evidence: the lockout task's session holds every word of the question, the other session one."""
     counter, decision = _session_turns(
         store,

@@ -107,6 +107,61 @@ SUMMARY_FTS_COLUMNS = ["request", "investigated", "learned", "completed", "next_
 SUMMARY_WEIGHTS = "6.0, 2.0, 3.0, 3.0, 1.0"
 # Weight of the `cjk` column (schema v2): a CJK substring hit counts like a facts hit.
 CJK_WEIGHT = "3.0"
+# Weight of an observation's `context` column (schema v3): words of the record before it in its session.
+CONTEXT_WEIGHT = "1.0"
+# How many earlier records of its session an observation's context holds (their titles, newest first).
+CONTEXT_RECORDS = 2
+
+
+def context_sql(session: str, before: str) -> str:
+    """SQL for an observation's `context`: the titles of the CONTEXT_RECORDS observations before id `before` in
+    session `session` (SQL expressions), newest first, or '' (no session, first record of it).
+
+    Why: an answer's words are often not the topic's ("Been doing it for 3 years." after "How long have you been
+    doing yoga?"; "Edited lockout.py" after the reasoning that named the lockout bug). Indexing the turn before it,
+    in a column of its own with a low weight, lets the topic's words find the record without ranking it above one
+    that holds them itself. Only records of the same session are copied: a session is deleted whole (prune,
+    forget), so no copy outlives the text it came from.
+    """
+    return (
+        "(SELECT coalesce(group_concat(title, ' '), '') FROM (SELECT p.title FROM observations p "
+        f"WHERE p.session_id = {session} AND p.id < {before} ORDER BY p.id DESC LIMIT {CONTEXT_RECORDS}))"
+    )
+
+
+def _observation_fts_with_context() -> list[str]:
+    """Schema v3: observations gain a stored `context` column (see `context_sql`), filled for the records already
+    there, and their FTS5 index is rebuilt with it (its own low weight) between the v2 columns and `cjk`."""
+    cols = ", ".join(OBSERVATION_FTS_COLUMNS)
+    fts, src = "observations_fts", "observations_fts_src"
+
+    def row(prefix: str) -> str:
+        values = ", ".join(f"{prefix}.{c}" for c in OBSERVATION_FTS_COLUMNS)
+        return f"{values}, {prefix}.context, skillbox_cjk({values})"
+
+    all_cols = f"{cols}, context, cjk"
+    weights = f"{OBSERVATION_WEIGHTS}, {CONTEXT_WEIGHT}, {CJK_WEIGHT}"
+    return [
+        *(f"DROP TRIGGER IF EXISTS observations_{suffix}" for suffix in ("ai", "ad", "au")),
+        f"DROP TABLE IF EXISTS {fts}",
+        f"DROP VIEW IF EXISTS {src}",
+        "ALTER TABLE observations ADD COLUMN context TEXT NOT NULL DEFAULT ''",
+        "UPDATE observations SET context = "
+        + context_sql("observations.session_id", "observations.id")
+        + " WHERE session_id IS NOT NULL",
+        f"CREATE VIEW {src} AS SELECT id, {cols}, context, skillbox_cjk({cols}) AS cjk FROM observations",
+        f"CREATE VIRTUAL TABLE {fts} USING fts5({all_cols}, content='{src}', content_rowid='id', {_FTS_OPTS})",
+        f"CREATE TRIGGER observations_ai AFTER INSERT ON observations BEGIN "
+        f"INSERT INTO {fts}(rowid, {all_cols}) VALUES (new.id, {row('new')}); END",
+        f"CREATE TRIGGER observations_ad AFTER DELETE ON observations BEGIN "
+        f"INSERT INTO {fts}({fts}, rowid, {all_cols}) VALUES ('delete', old.id, {row('old')}); END",
+        f"CREATE TRIGGER observations_au AFTER UPDATE ON observations BEGIN "
+        f"INSERT INTO {fts}({fts}, rowid, {all_cols}) VALUES ('delete', old.id, {row('old')}); "
+        f"INSERT INTO {fts}(rowid, {all_cols}) VALUES (new.id, {row('new')}); END",
+        f"INSERT INTO {fts}({fts}) VALUES ('rebuild')",
+        f"INSERT INTO {fts}({fts}, rank) VALUES ('rank', 'bm25({weights})')",
+    ]
+
 
 # (version, description, statements). Append only; never edit a released migration.
 MIGRATIONS: list[tuple[int, str, list[str]]] = [
@@ -206,6 +261,11 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
             *_fts_with_cjk("summaries", SUMMARY_FTS_COLUMNS, f"{SUMMARY_WEIGHTS}, {CJK_WEIGHT}"),
             *_fts_with_cjk("prompts", ["prompt_text"], None),
         ],
+    ),
+    (
+        3,
+        "observations index the title of the record before them in their session (context column, low weight)",
+        _observation_fts_with_context(),
     ),
 ]
 LATEST_VERSION = MIGRATIONS[-1][0]

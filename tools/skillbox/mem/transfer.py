@@ -17,7 +17,7 @@ from typing import IO
 
 from skillbox.errors import InvalidInputError, NotFoundError
 from skillbox.mem.privacy import Scrubber
-from skillbox.mem.store import Store, now_iso
+from skillbox.mem.store import Store, context_sql, now_iso
 
 # kind -> (table, exported columns, JSON-list columns, required columns)
 KINDS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {
@@ -195,11 +195,13 @@ def import_lines(store: Store, lines: Iterable[str], *, redact: bool = True) -> 
         index, rows, tally = position, [], {}
         while index < len(prepared) and (index == position or time.monotonic() - started < BATCH_SECONDS):
             kind, table, names, values, line_no = prepared[index]
+            columns, marks = ", ".join(names), ", ".join("?" * len(names))
+            if table == "observations":  # the words of the records before it, as the write path stores them
+                columns += ", context"
+                marks += ", " + context_sql("?", str(2**63 - 1))
+                values = [*values, values[names.index("session_id")] if "session_id" in names else None]
             try:
-                cursor = store.conn.execute(
-                    f"INSERT OR IGNORE INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
-                    values,
-                )
+                cursor = store.conn.execute(f"INSERT OR IGNORE INTO {table} ({columns}) VALUES ({marks})", values)
             except sqlite3.IntegrityError as err:
                 raise InvalidInputError(f"line {line_no}: {kind} does not fit ({err})") from None
             if cursor.rowcount == 1:
