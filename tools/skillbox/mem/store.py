@@ -146,6 +146,9 @@ def _observation_fts_with_context() -> list[str]:
         f"DROP TABLE IF EXISTS {fts}",
         f"DROP VIEW IF EXISTS {src}",
         "ALTER TABLE observations ADD COLUMN context TEXT NOT NULL DEFAULT ''",
+        # The records before one in its session, by id, in a few index steps: observations_session is ordered by
+        # prompt number, so context_sql would sort the whole session (a 2,000-record session doubled a write).
+        "CREATE INDEX observations_session_order ON observations(session_id, id)",
         "UPDATE observations SET context = "
         + context_sql("observations.session_id", "observations.id")
         + " WHERE session_id IS NOT NULL",
