@@ -409,3 +409,31 @@ def test_a_larger_limit_keeps_the_top_of_a_smaller_one(store):
     )
     tops = {limit: refs(search(store, "redis lockout", limit=limit)) for limit in range(1, 21)}
     assert all(tops[limit + 1][:limit] == tops[limit] for limit in range(1, 20))
+
+
+def test_the_text_output_marks_each_line_that_matched_only_some_words(store, without_context):
+    """Session evidence can put a row with some words before one with every word: the count line can no longer
+    mean "the first N lines", so each such line is marked where it stands and the count line says so."""
+    _session_turns(
+        store,
+        [
+            ("note", "Lockout counter moved into the auth middleware"),
+            ("note", "Redis dropped: one process keeps the lockout counter"),
+            ("note", "Lockout counter reset on login"),
+        ],
+        session="fix-lockout",
+    )
+    _session_turns(
+        store, [("note", "Redis lockout counter benchmark notes for the cache layer and more words here")], "bench"
+    )
+    _session_turns(store, [("note", "Redis upgraded")], session="ops")
+    runner = CliRunner()
+    text = runner.invoke(cli, ["mem", "search", "lockout counter redis"])
+    data = runner.invoke(cli, ["mem", "search", "lockout counter redis", "--json"])
+    assert text.exit_code == 0 and data.exit_code == 0, text.stderr
+    matches = [r["match"] for r in json.loads(data.stdout)["results"]]
+    assert matches.index("any") < max(i for i, m in enumerate(matches) if m == "all")  # the case that needs marks
+    *lines, summary = text.stdout.strip().splitlines()
+    assert [line.endswith("(some words)") for line in lines] == [m == "any" for m in matches]
+    full, some = matches.count("all"), matches.count("any")
+    assert summary == f"({full} matched every word; the {some} marked (some words) matched only some)"

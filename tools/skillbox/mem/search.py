@@ -717,9 +717,13 @@ def format_search(result: SearchResult) -> str:
     say = result.language
     if not result.hits:
         return message(say, "search.none", query=result.query) if result.query else message(say, "search.empty")
-    lines = [index_line(h) for h in result.hits]
     partial = sum(1 for h in result.hits if h.match == "any")
-    if partial and partial < len(result.hits):
+    # Session evidence reorders the page, so rows with some words can come before rows with every word: each is
+    # marked where it stands, and the count line says what the marks mean.
+    mixed = 0 < partial < len(result.hits)
+    some = f"  {message(say, 'search.some')}" if mixed else ""
+    lines = [index_line(h, marker=some if h.match == "any" else "") for h in result.hits]
+    if mixed:
         lines.append(message(say, "search.partial", full=len(result.hits) - partial, partial=partial))
     elif partial:
         lines.append(message(say, "search.only_partial"))
