@@ -41,6 +41,7 @@ sys.path.insert(0, str(REPO / "tools"))
 
 from skillbox.mem import capture, query  # noqa: E402
 from skillbox.mem import search as search_module  # noqa: E402
+from skillbox.mem import store as store_module  # noqa: E402
 from skillbox.mem.observe import Observation  # noqa: E402
 from skillbox.mem.search import Filters, search  # noqa: E402
 from skillbox.mem.store import Store, now_iso  # noqa: E402
@@ -50,6 +51,7 @@ KS = (5, 10)
 # Each rule of the product's search that an ablation can switch off, and how (module attributes patched for the run).
 ABLATIONS = {
     "context": "each record also indexes the titles of the 2 records before it in its session (store.context_sql)",
+    "next": "each record also indexes the title of the record after it in its session (store.note_successor)",
     "sessions": "a hit's session's share of the query's terms counts toward its rank (sessions_rank.by_session)",
     "replies": "a hit that asks (its title ends in ?) brings the next record of its session (search._with_replies)",
     "dates": "a calendar date in the question favours records from about then (query.dated, search.DATE_BOOST)",
@@ -178,6 +180,8 @@ def ablate(rules: list[str]) -> None:
     for rule in rules:
         if rule == "context":
             capture.context_sql = lambda session, before: f"substr({session}, 1, 0)"  # binds the parameter, yields ''
+        elif rule == "next":
+            store_module.CONTEXT_AFTER = 0
         elif rule == "sessions":
             search_module._by_session = lambda store, hits, terms: hits
             search_module.SESSION_POOL = 0

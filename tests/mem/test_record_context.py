@@ -71,29 +71,31 @@ def test_a_tool_observation_is_found_by_the_reasoning_before_it(home):
         assert refs(search(store, "edited lockout")).index(f"#{other}") > 0
 
 
-def test_context_is_the_two_records_before_it_in_its_own_session_only(home):
+def test_context_is_the_two_records_before_and_the_one_after_in_its_own_session_only(home):
     with open_store() as store:
         first, second = _turns(store, ["alpha one", "beta two"], session="s1")
         (elsewhere,) = _turns(store, ["gamma three"], session="s2")  # after s1's records, another session
         third, fourth = _turns(store, ["delta four", "epsilon five"], session="s1")
         (loose,) = _turns(store, ["zeta six"], session=None)  # `mem add`: no session, no context
-        assert _context(store, first) == ""
-        assert _context(store, second) == "alpha one"
+        assert _context(store, first) == "beta two"
+        assert _context(store, second) == "alpha one delta four"
         assert _context(store, elsewhere) == ""
-        assert _context(store, third) == "beta two alpha one"
+        assert _context(store, third) == "beta two alpha one epsilon five"
         assert _context(store, fourth) == "delta four beta two"
         assert _context(store, loose) == ""
-        # A repeated record (same content in the same session) is stored once and keeps its first context.
-        assert _turns(store, ["alpha one"], session="s1") == [first] and _context(store, first) == ""
+        # A repeated record (same content in the same session) is stored once and changes no context.
+        assert _turns(store, ["alpha one"], session="s1") == [first]
+        assert (_context(store, first), _context(store, fourth)) == ("beta two", "delta four beta two")
 
 
 def test_the_hook_path_stores_context(home, project_dir):
     replay_session(project_dir)
     stored = rows(home, "SELECT title, context FROM observations ORDER BY id")
     assert len(stored) >= 3
-    assert stored[0][1] == ""
-    for i in range(1, len(stored)):
-        assert stored[i][1] == " ".join(title for title, _ in reversed(stored[max(0, i - 2) : i]))
+    titles = [title for title, _ in stored]
+    for i, (_title, context) in enumerate(stored):
+        around = [*reversed(titles[max(0, i - 2) : i]), *titles[i + 1 : i + 2]]
+        assert context == " ".join(around)
 
 
 def test_migration_from_v2_fills_context_and_loses_nothing(home, monkeypatch):
@@ -117,16 +119,22 @@ def test_migration_from_v2_fills_context_and_loses_nothing(home, monkeypatch):
         assert old.schema_versions() == [1, 2]
         before = old.conn.execute("SELECT id, session_id, title, content_hash FROM observations ORDER BY id").fetchall()
     monkeypatch.undo()
+    with Store(home / "written.db") as written:  # the same rows through the v3 write path
+        for session, text in texts:
+            _turns(written, [text], session=session, project="alpha")
+        write_path = [r[0] for r in written.conn.execute("SELECT context FROM observations ORDER BY id")]
     with Store(path) as new:
         assert new.schema_versions() == [1, 2, 3]
         after = new.conn.execute("SELECT id, session_id, title, content_hash FROM observations ORDER BY id").fetchall()
         assert [tuple(r) for r in after] == [tuple(r) for r in before]
         ids = [r["id"] for r in after]
         # The same context the write path would have stored (two records before, same session, newest first).
-        assert [_context(new, i) for i in ids] == [
+        migrated = [_context(new, i) for i in ids]
+        assert migrated == write_path
+        assert migrated == [
+            "Three years now.",
             "",
-            "",
-            "How long have you been doing yoga?",
+            "How long have you been doing yoga? 修复购物车数量可以变成负数的 bug",
             "Three years now. How long have you been doing yoga?",
             "",
         ]
@@ -136,7 +144,8 @@ def test_migration_from_v2_fills_context_and_loses_nothing(home, monkeypatch):
         assert refs(search(new, "负数")) == [f"#{ids[3]}"]  # the cjk column still indexed
         # Records written after the migration get their context from the rows migrated.
         (later,) = _turns(new, ["It keeps me calm."], session="s1")
-        assert _context(new, later).startswith("修复购物车数量可以变成负数的 bug Three years now.")
+        assert _context(new, later) == "修复购物车数量可以变成负数的 bug Three years now."
+        assert _context(new, ids[3]).endswith("yoga? It keeps me calm.")
         # Deleting a session keeps the index in step (the delete trigger removes the stored context too).
         new.write(lambda: new.conn.execute("DELETE FROM sessions WHERE session_id = 's1'"))
         new.conn.execute("INSERT INTO observations_fts(observations_fts) VALUES ('integrity-check')")
@@ -156,3 +165,29 @@ def test_an_exported_store_imports_with_the_same_context(home, tmp_path):
         copied = other.conn.execute("SELECT content_hash, context FROM observations ORDER BY id").fetchall()
         assert [tuple(r) for r in copied] == [tuple(r) for r in original]
         assert original[2][1] == "Three years now. How long have you been doing yoga?"
+
+
+def test_an_interrupted_import_leaves_no_copy_of_its_titles(home, monkeypatch):
+    import json
+
+    from skillbox.errors import InvalidInputError
+    from skillbox.mem import budget
+    from skillbox.mem.transfer import import_lines
+
+    with open_store() as store:
+        (kept,) = _turns(store, ["How long have you been doing yoga?"], session="s1")
+        monkeypatch.setattr(budget, "BATCH_SECONDS", 0)  # one line a transaction: the first is in when the second fails
+        line = {"kind": "observation", "session_id": "s1", "project": "alpha", "type": "note"}
+        lines = [
+            json.dumps(dict(line, title="Three years now.", content_hash="h1", created_at=now_iso())),
+            json.dumps(dict(line, session_id="gone", title="x", content_hash="h2", created_at=now_iso())),
+        ]
+        try:
+            import_lines(store, lines)
+        except InvalidInputError:
+            pass
+        else:
+            raise AssertionError("an observation of an unknown session must not fit")
+        assert store.conn.execute("SELECT count(*) FROM observations").fetchone()[0] == 1
+        assert _context(store, kept) == ""
+        assert refs(search(store, "years")) == []

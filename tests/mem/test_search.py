@@ -39,10 +39,12 @@ def store(home):
 @pytest.fixture
 def without_context(monkeypatch):
     """Records stored without the words of the records before them (store.context_sql), as `mem_locomo.py
-    --without context` stores them: the rules that work at search time, tested alone."""
+    --without context --without next` stores them: the rules that work at search time, tested alone."""
     from skillbox.mem import capture
+    from skillbox.mem import store as store_module
 
     monkeypatch.setattr(capture, "context_sql", lambda session, before: f"substr({session}, 1, 0)")
+    monkeypatch.setattr(store_module, "CONTEXT_AFTER", 0)
 
 
 def refs(result):

@@ -15,7 +15,7 @@ from skillbox.mem import observe, obstypes
 from skillbox.mem.privacy import Scrubber, elide
 from skillbox.mem.project import Project, is_excluded, resolve_project
 from skillbox.mem.settings import MemSettings
-from skillbox.mem.store import Store, context_sql, now_iso
+from skillbox.mem.store import Store, context_sql, note_successor, now_iso
 
 HOOK_EVENTS = ("session-start", "user-prompt-submit", "post-tool-use", "post-tool-use-failure", "stop", "session-end")
 _CAMEL = {
@@ -341,6 +341,7 @@ def insert_observation(
         ),
     )
     if cursor.rowcount == 1:
+        note_successor(conn, session_id, cursor.lastrowid, obs.title)
         return cursor.lastrowid
     return conn.execute("SELECT id FROM observations WHERE content_hash = ?", (digest,)).fetchone()[0]
 

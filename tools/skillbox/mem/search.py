@@ -12,8 +12,9 @@ ranked (RANK_WINDOW) — plus every row of a rare term, however old, because a r
 is usually the point of the question. Then the records' sessions weigh in (sessions_rank.py): a pool of
 candidates is reordered by each record's rank fused with how much of the query its session covers, so the records
 of the task the question is about come before a stray match from another session.
-An observation's index also holds, at a low weight, the titles of the two records before it in its session
-(store.context_sql), so a reply or a tool call is found by the topic words of the turn that led to it.
+An observation's index also holds, at a low weight, the titles of the two records before it and the one after it
+in its session (store.context_sql), so a reply or a tool call is found by the topic words of the turn that led to
+it, and a question by the words of its answer.
 Observations, turn summaries and prompts are searched alike and told apart by their reference: `#12`, `S3`, `P7`.
 """
 

@@ -109,8 +109,10 @@ SUMMARY_WEIGHTS = "6.0, 2.0, 3.0, 3.0, 1.0"
 CJK_WEIGHT = "3.0"
 # Weight of an observation's `context` column (schema v3): words of the record before it in its session.
 CONTEXT_WEIGHT = "1.0"
-# How many earlier records of its session an observation's context holds (their titles, newest first).
+# How many earlier records of its session an observation's context holds (their titles, newest first), and
+# whether the title of the record after it is added when that record is written (`note_successor`).
 CONTEXT_RECORDS = 2
+CONTEXT_AFTER = 1
 
 
 def context_sql(session: str, before: str) -> str:
@@ -127,6 +129,46 @@ def context_sql(session: str, before: str) -> str:
         "(SELECT coalesce(group_concat(title, ' '), '') FROM (SELECT p.title FROM observations p "
         f"WHERE p.session_id = {session} AND p.id < {before} ORDER BY p.id DESC LIMIT {CONTEXT_RECORDS}))"
     )
+
+
+def note_successor(conn: sqlite3.Connection, session_id: str | None, new_id: int, title: str) -> None:
+    """The write path's second half of `context`: the record just before a new one in its session gains the new
+    record's title (CONTEXT_AFTER; 0 switches it off). A question is then also found by the words of its answer,
+    a "Read auth.py" by the words of the edit that followed it. One indexed update of one row per write."""
+    if session_id is None or not CONTEXT_AFTER:
+        return
+    conn.execute(
+        "UPDATE observations SET context = CASE WHEN context = '' THEN ? ELSE context || ' ' || ? END "
+        "WHERE id = (SELECT p.id FROM observations p WHERE p.session_id = ? AND p.id < ? ORDER BY p.id DESC LIMIT 1)",
+        (title, title, session_id, new_id),
+    )
+
+
+def _context_of_stored_rows() -> str:
+    """`context` for rows already stored (migration): what the write path leaves, the titles before and after."""
+    before = context_sql("observations.session_id", "observations.id")
+    after = (
+        "(SELECT n.title FROM observations n WHERE n.session_id = observations.session_id "
+        "AND n.id > observations.id ORDER BY n.id LIMIT 1)"
+    )
+    if not CONTEXT_AFTER:
+        return before
+    return (
+        f"(SELECT CASE WHEN a IS NULL THEN b WHEN b = '' THEN a ELSE b || ' ' || a END "
+        f"FROM (SELECT {before} AS b, {after} AS a))"
+    )
+
+
+def refresh_context(conn: sqlite3.Connection, ids: list[int]) -> None:
+    """Recompute the `context` of the observations `ids` from the records around them now (after some of their
+    neighbours were deleted one by one, e.g. an interrupted import undone: no copy of a deleted title stays)."""
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        conn.execute(
+            f"UPDATE observations SET context = {_context_of_stored_rows()} "
+            f"WHERE session_id IS NOT NULL AND id IN ({','.join('?' * len(chunk))})",
+            chunk,
+        )
 
 
 def _observation_fts_with_context() -> list[str]:
@@ -149,9 +191,7 @@ def _observation_fts_with_context() -> list[str]:
         # The records before one in its session, by id, in a few index steps: observations_session is ordered by
         # prompt number, so context_sql would sort the whole session (a 2,000-record session doubled a write).
         "CREATE INDEX observations_session_order ON observations(session_id, id)",
-        "UPDATE observations SET context = "
-        + context_sql("observations.session_id", "observations.id")
-        + " WHERE session_id IS NOT NULL",
+        f"UPDATE observations SET context = {_context_of_stored_rows()} WHERE session_id IS NOT NULL",
         f"CREATE VIEW {src} AS SELECT id, {cols}, context, skillbox_cjk({cols}) AS cjk FROM observations",
         f"CREATE VIRTUAL TABLE {fts} USING fts5({all_cols}, content='{src}', content_rowid='id', {_FTS_OPTS})",
         f"CREATE TRIGGER observations_ai AFTER INSERT ON observations BEGIN "
@@ -267,7 +307,7 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
     ),
     (
         3,
-        "observations index the title of the record before them in their session (context column, low weight)",
+        "observations index the titles of the records around them in their session (context column, low weight)",
         _observation_fts_with_context(),
     ),
 ]
