@@ -71,6 +71,15 @@ def test_a_tool_observation_is_found_by_the_reasoning_before_it(home):
         assert refs(search(store, "edited lockout")).index(f"#{other}") > 0
 
 
+def test_a_full_record_does_not_show_the_context_of_its_neighbours(home):
+    from skillbox.mem.search import get_records
+
+    with open_store() as store:
+        _asked, answer = _turns(store, ["How long have you been doing yoga?", "Three years now."])
+        (record,), missing = get_records(store, [f"#{answer}"])
+    assert missing == [] and record["title"] == "Three years now." and "context" not in record
+
+
 def test_context_is_the_two_records_before_and_the_one_after_in_its_own_session_only(home):
     with open_store() as store:
         first, second = _turns(store, ["alpha one", "beta two"], session="s1")

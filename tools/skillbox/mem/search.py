@@ -666,6 +666,8 @@ def get_records(store: Store, refs: list[str]) -> tuple[list[dict], list[str]]:
         elif kind == "observation":
             row = store.conn.execute("SELECT * FROM observations WHERE id = ?", (ident,)).fetchone()
             record = _decode(row, ("facts", "concepts", "files_read", "files_modified")) if row else None
+            if record is not None:
+                record.pop("context", None)  # other records' titles, kept for the index only (store.context_sql)
         elif kind == "summary":
             row = store.conn.execute(
                 "SELECT s.*, p.prompt_text AS prompt FROM summaries s LEFT JOIN prompts p "
