@@ -9,9 +9,9 @@ baselines index the same turns one row each in an FTS5 table with the porter ste
 a naive memory does: terms OR-ed, AND-ed, and the whole question as one phrase (claude-mem's multi-word bug);
 shared/oracles.md quotes 0.680 / 0.082 / 0.001 at k=10.
 
-The search code under test is the product's, with its general rules; the one rule with constants picked on
-LoCoMo (session evidence, sessions_rank.py) had them picked on conversations 0-4 only, and `--half dev|test`
-prints either half so the other can be checked.
+The search code under test is the product's, with its general rules; the rules with constants picked on LoCoMo
+(session evidence, sessions_rank.py; the records' context, store.CONTEXT_RECORDS / CONTEXT_WEIGHT) had them
+picked on conversations 0-4 only, and `--half dev|test` prints either half so the other can be checked.
 The data set's licence is not stated, so it is read at bench time from a cache folder and never committed.
 
 Run: python bench/mem_locomo.py [--data DIR] [--conversations N] [--half dev|test] [--without RULE ...] [--json]
