@@ -9,9 +9,9 @@ baselines index the same turns one row each in an FTS5 table with the porter ste
 a naive memory does: terms OR-ed, AND-ed, and the whole question as one phrase (claude-mem's multi-word bug);
 shared/oracles.md quotes 0.680 / 0.082 / 0.001 at k=10.
 
-The search code under test is the product's, with its general rules; the one rule with constants picked on
-LoCoMo (session evidence, sessions_rank.py) had them picked on conversations 0-4 only, and `--half dev|test`
-prints either half so the other can be checked.
+The search code under test is the product's, with its general rules; the rules with constants picked on LoCoMo
+(session evidence, sessions_rank.py; the records' context, store.CONTEXT_RECORDS / CONTEXT_WEIGHT) had them
+picked on conversations 0-4 only, and `--half dev|test` prints either half so the other can be checked.
 The data set's licence is not stated, so it is read at bench time from a cache folder and never committed.
 
 Run: python bench/mem_locomo.py [--data DIR] [--conversations N] [--half dev|test] [--without RULE ...] [--json]
@@ -41,6 +41,7 @@ sys.path.insert(0, str(REPO / "tools"))
 
 from skillbox.mem import capture, query  # noqa: E402
 from skillbox.mem import search as search_module  # noqa: E402
+from skillbox.mem import store as store_module  # noqa: E402
 from skillbox.mem.observe import Observation  # noqa: E402
 from skillbox.mem.search import Filters, search  # noqa: E402
 from skillbox.mem.store import Store, now_iso  # noqa: E402
@@ -49,6 +50,8 @@ ORACLE = {"fts5 OR (porter)": 0.680, "fts5 AND (porter)": 0.082, "fts5 phrase (p
 KS = (5, 10)
 # Each rule of the product's search that an ablation can switch off, and how (module attributes patched for the run).
 ABLATIONS = {
+    "context": "each record also indexes the titles of the 2 records before it in its session (store.context_sql)",
+    "next": "each record also indexes the title of the record after it in its session (store.note_successor)",
     "sessions": "a hit's session's share of the query's terms counts toward its rank (sessions_rank.by_session)",
     "replies": "a hit that asks (its title ends in ?) brings the next record of its session (search._with_replies)",
     "dates": "a calendar date in the question favours records from about then (query.dated, search.DATE_BOOST)",
@@ -175,7 +178,11 @@ def baseline_hits(baseline: sqlite3.Connection, project: str, question: str, mod
 def ablate(rules: list[str]) -> None:
     """Switch the named rules off in this process (the bench's own copy of the search code)."""
     for rule in rules:
-        if rule == "sessions":
+        if rule == "context":
+            capture.context_sql = lambda session, before: f"substr({session}, 1, 0)"  # binds the parameter, yields ''
+        elif rule == "next":
+            store_module.CONTEXT_AFTER = 0
+        elif rule == "sessions":
             search_module._by_session = lambda store, hits, terms: hits
             search_module.SESSION_POOL = 0
         elif rule == "replies":

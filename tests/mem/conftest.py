@@ -40,6 +40,16 @@ def project_dir(tmp_path) -> Path:
     return root
 
 
+def insert_old_observation(conn, title: str, *, project: str, session_id: str | None = None) -> int:
+    """An observation row as schemas v1 and v2 stored it (no `context` column), for migration tests."""
+    cursor = conn.execute(
+        "INSERT INTO observations (session_id, project, type, title, content_hash, created_at) "
+        "VALUES (?, ?, 'change', ?, ?, ?)",
+        (session_id, project, title, f"old-{session_id}-{title}", "2026-11-01T10:00:00.000Z"),
+    )
+    return cursor.lastrowid
+
+
 def payload(event: str, session: str = "sess-1", cwd: Path | str | None = None, **fields) -> dict:
     hook_names = {
         "session-start": "SessionStart",

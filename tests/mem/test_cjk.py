@@ -12,7 +12,7 @@ from skillbox.mem.capture import record_observation
 from skillbox.mem.search import search
 from skillbox.mem.settings import MemSettings
 from skillbox.mem.store import Store, open_store
-from tests.mem.conftest import payload, run_hook_inprocess
+from tests.mem.conftest import insert_old_observation, payload, run_hook_inprocess
 
 TITLES = [
     "修复购物车数量可以变成负数的 bug",
@@ -79,7 +79,7 @@ def test_migration_rebuilds_an_existing_v1_index(home, tmp_path, monkeypatch):
     monkeypatch.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS[:1])
     monkeypatch.setattr(store_module, "LATEST_VERSION", 1)
     with Store(path) as old:
-        _fill(old)
+        old.write(lambda: [insert_old_observation(old.conn, title, project="demo") for title in TITLES])
         assert old.schema_versions() == [1]
         # The v1 unicode61 index: a Han run is one token, so its substring is not found.
         assert (
@@ -88,7 +88,7 @@ def test_migration_rebuilds_an_existing_v1_index(home, tmp_path, monkeypatch):
         )
     monkeypatch.undo()
     with Store(path) as new:
-        assert new.schema_versions() == [1, 2]
+        assert new.schema_versions() == list(range(1, store_module.LATEST_VERSION + 1))
         assert [h.title for h in search(new, "负数").hits] == [TITLES[0]]
         assert new.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         new.conn.execute("INSERT INTO observations_fts(observations_fts) VALUES ('integrity-check')")

@@ -36,6 +36,17 @@ def store(home):
         yield store
 
 
+@pytest.fixture
+def without_context(monkeypatch):
+    """Records stored without the words of the records before them (store.context_sql), as `mem_locomo.py
+    --without context --without next` stores them: the rules that work at search time, tested alone."""
+    from skillbox.mem import capture
+    from skillbox.mem import store as store_module
+
+    monkeypatch.setattr(capture, "context_sql", lambda session, before: f"substr({session}, 1, 0)")
+    monkeypatch.setattr(store_module, "CONTEXT_AFTER", 0)
+
+
 def refs(result):
     return [h.ref for h in result.hits]
 
@@ -313,7 +324,7 @@ def _session_turns(store, texts, session="chat-1", project="alpha"):
     return store.write(write)
 
 
-def test_a_hit_that_asks_a_question_brings_the_next_record_of_its_session(store):
+def test_a_hit_that_asks_a_question_brings_the_next_record_of_its_session(store, without_context):
     asked, answer, _later = _session_turns(
         store,
         [
@@ -332,7 +343,7 @@ def test_a_hit_that_asks_a_question_brings_the_next_record_of_its_session(store)
     assert refs(search(store, "how long yoga", Filters(kinds=("observation",), until="2026-11-02"))) == []
 
 
-def test_a_question_mark_inside_a_record_is_not_a_question(store):
+def test_a_question_mark_inside_a_record_is_not_a_question(store, without_context):
     fetched, _next = _session_turns(
         store,
         [("fetch", "Fetched https://docs.example/search?q=yoga for the retry docs"), ("note", "Retry docs read.")],
@@ -340,7 +351,7 @@ def test_a_question_mark_inside_a_record_is_not_a_question(store):
     assert refs(search(store, "yoga")) == [f"#{fetched}"]
 
 
-def test_a_reply_further_down_the_page_moves_up_behind_its_question(store):
+def test_a_reply_further_down_the_page_moves_up_behind_its_question(store, without_context):
     asked, answer, other = _session_turns(
         store,
         [
@@ -354,7 +365,7 @@ def test_a_reply_further_down_the_page_moves_up_behind_its_question(store):
     assert [h.match for h in result.hits] == ["all", "any", "any"]  # moved, not re-labelled: it matched a word
 
 
-def test_the_records_of_the_session_about_the_question_rank_before_a_stray_match(store):
+def test_the_records_of_the_session_about_the_question_rank_before_a_stray_match(store, without_context):
     """Session evidence: the lockout task's session holds every word of the question, the other session one."""
     counter, decision = _session_turns(
         store,
@@ -400,3 +411,31 @@ def test_a_larger_limit_keeps_the_top_of_a_smaller_one(store):
     )
     tops = {limit: refs(search(store, "redis lockout", limit=limit)) for limit in range(1, 21)}
     assert all(tops[limit + 1][:limit] == tops[limit] for limit in range(1, 20))
+
+
+def test_the_text_output_marks_each_line_that_matched_only_some_words(store, without_context):
+    """Session evidence can put a row with some words before one with every word: the count line can no longer
+    mean "the first N lines", so each such line is marked where it stands and the count line says so."""
+    _session_turns(
+        store,
+        [
+            ("note", "Lockout counter moved into the auth middleware"),
+            ("note", "Redis dropped: one process keeps the lockout counter"),
+            ("note", "Lockout counter reset on login"),
+        ],
+        session="fix-lockout",
+    )
+    _session_turns(
+        store, [("note", "Redis lockout counter benchmark notes for the cache layer and more words here")], "bench"
+    )
+    _session_turns(store, [("note", "Redis upgraded")], session="ops")
+    runner = CliRunner()
+    text = runner.invoke(cli, ["mem", "search", "lockout counter redis"])
+    data = runner.invoke(cli, ["mem", "search", "lockout counter redis", "--json"])
+    assert text.exit_code == 0 and data.exit_code == 0, text.stderr
+    matches = [r["match"] for r in json.loads(data.stdout)["results"]]
+    assert matches.index("any") < max(i for i, m in enumerate(matches) if m == "all")  # the case that needs marks
+    *lines, summary = text.stdout.strip().splitlines()
+    assert [line.endswith("(some words)") for line in lines] == [m == "any" for m in matches]
+    full, some = matches.count("all"), matches.count("any")
+    assert summary == f"({full} matched every word; the {some} marked (some words) matched only some)"

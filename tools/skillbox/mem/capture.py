@@ -15,7 +15,7 @@ from skillbox.mem import observe, obstypes
 from skillbox.mem.privacy import Scrubber, elide
 from skillbox.mem.project import Project, is_excluded, resolve_project
 from skillbox.mem.settings import MemSettings
-from skillbox.mem.store import Store, now_iso
+from skillbox.mem.store import Store, context_sql, note_successor, now_iso
 
 HOOK_EVENTS = ("session-start", "user-prompt-submit", "post-tool-use", "post-tool-use-failure", "stop", "session-end")
 _CAMEL = {
@@ -319,8 +319,9 @@ def insert_observation(
     digest = obs.content_hash(session_id or f"project:{project}")
     cursor = conn.execute(
         "INSERT OR IGNORE INTO observations (session_id, project, type, title, subtitle, facts, narrative, concepts, "
-        "files_read, files_modified, prompt_number, origin, content_hash, created_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "files_read, files_modified, prompt_number, origin, content_hash, created_at, context) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+        f"{context_sql('?', str(2**63 - 1))})",
         (
             session_id,
             project,
@@ -336,9 +337,11 @@ def insert_observation(
             origin,
             digest,
             created_at,
+            session_id,
         ),
     )
     if cursor.rowcount == 1:
+        note_successor(conn, session_id, cursor.lastrowid, obs.title)
         return cursor.lastrowid
     return conn.execute("SELECT id FROM observations WHERE content_hash = ?", (digest,)).fetchone()[0]
 

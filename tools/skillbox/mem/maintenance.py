@@ -153,6 +153,10 @@ def prune(
     if not dry_run:
         store.write(lambda: store.meta_set("last_prune", now_iso()))
         if vacuum:
+            # FTS5 records a deletion as a tombstone in a new segment; merging the segments drops the deleted
+            # rows' entries, without which VACUUM can leave the file larger than before the prune.
+            for fts in ("observations_fts", "summaries_fts", "prompts_fts"):
+                store.write(lambda fts=fts: store.conn.execute(f"INSERT INTO {fts}({fts}) VALUES ('optimize')"))
             store.conn.execute("VACUUM")
         else:
             # Each step of this pragma frees pages; it must be stepped to the end to free them all.

@@ -12,6 +12,9 @@ ranked (RANK_WINDOW) — plus every row of a rare term, however old, because a r
 is usually the point of the question. Then the records' sessions weigh in (sessions_rank.py): a pool of
 candidates is reordered by each record's rank fused with how much of the query its session covers, so the records
 of the task the question is about come before a stray match from another session.
+An observation's index also holds, at a low weight, the titles of the two records before it and the one after it
+in its session (store.context_sql), so a reply or a tool call is found by the topic words of the turn that led to
+it, and a question by the words of its answer.
 Observations, turn summaries and prompts are searched alike and told apart by their reference: `#12`, `S3`, `P7`.
 """
 
@@ -663,6 +666,8 @@ def get_records(store: Store, refs: list[str]) -> tuple[list[dict], list[str]]:
         elif kind == "observation":
             row = store.conn.execute("SELECT * FROM observations WHERE id = ?", (ident,)).fetchone()
             record = _decode(row, ("facts", "concepts", "files_read", "files_modified")) if row else None
+            if record is not None:
+                record.pop("context", None)  # other records' titles, kept for the index only (store.context_sql)
         elif kind == "summary":
             row = store.conn.execute(
                 "SELECT s.*, p.prompt_text AS prompt FROM summaries s LEFT JOIN prompts p "
@@ -715,9 +720,13 @@ def format_search(result: SearchResult) -> str:
     say = result.language
     if not result.hits:
         return message(say, "search.none", query=result.query) if result.query else message(say, "search.empty")
-    lines = [index_line(h) for h in result.hits]
     partial = sum(1 for h in result.hits if h.match == "any")
-    if partial and partial < len(result.hits):
+    # Session evidence reorders the page, so rows with some words can come before rows with every word: each is
+    # marked where it stands, and the count line says what the marks mean.
+    mixed = 0 < partial < len(result.hits)
+    some = f"  {message(say, 'search.some')}" if mixed else ""
+    lines = [index_line(h, marker=some if h.match == "any" else "") for h in result.hits]
+    if mixed:
         lines.append(message(say, "search.partial", full=len(result.hits) - partial, partial=partial))
     elif partial:
         lines.append(message(say, "search.only_partial"))

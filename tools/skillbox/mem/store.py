@@ -107,6 +107,104 @@ SUMMARY_FTS_COLUMNS = ["request", "investigated", "learned", "completed", "next_
 SUMMARY_WEIGHTS = "6.0, 2.0, 3.0, 3.0, 1.0"
 # Weight of the `cjk` column (schema v2): a CJK substring hit counts like a facts hit.
 CJK_WEIGHT = "3.0"
+# Weight of an observation's `context` column (schema v3): words of the record before it in its session.
+CONTEXT_WEIGHT = "1.0"
+# How many earlier records of its session an observation's context holds (their titles, newest first), and
+# whether the title of the record after it is added when that record is written (`note_successor`).
+CONTEXT_RECORDS = 2
+CONTEXT_AFTER = 1
+
+
+def context_sql(session: str, before: str) -> str:
+    """SQL for an observation's `context`: the titles of the CONTEXT_RECORDS observations before id `before` in
+    session `session` (SQL expressions), newest first, or '' (no session, first record of it).
+
+    Why: an answer's words are often not the topic's ("Been doing it for 3 years." after "How long have you been
+    doing yoga?"; "Edited lockout.py" after the reasoning that named the lockout bug). Indexing the turn before it,
+    in a column of its own with a low weight, lets the topic's words find the record without ranking it above one
+    that holds them itself. Only records of the same session are copied: a session is deleted whole (prune,
+    forget), so no copy outlives the text it came from.
+    """
+    return (
+        "(SELECT coalesce(group_concat(title, ' '), '') FROM (SELECT p.title FROM observations p "
+        f"WHERE p.session_id = {session} AND p.id < {before} ORDER BY p.id DESC LIMIT {CONTEXT_RECORDS}))"
+    )
+
+
+def note_successor(conn: sqlite3.Connection, session_id: str | None, new_id: int, title: str) -> None:
+    """The write path's second half of `context`: the record just before a new one in its session gains the new
+    record's title (CONTEXT_AFTER; 0 switches it off). A question is then also found by the words of its answer,
+    a "Read auth.py" by the words of the edit that followed it. One indexed update of one row per write."""
+    if session_id is None or not CONTEXT_AFTER:
+        return
+    conn.execute(
+        "UPDATE observations SET context = CASE WHEN context = '' THEN ? ELSE context || ' ' || ? END "
+        "WHERE id = (SELECT p.id FROM observations p WHERE p.session_id = ? AND p.id < ? ORDER BY p.id DESC LIMIT 1)",
+        (title, title, session_id, new_id),
+    )
+
+
+def _context_of_stored_rows() -> str:
+    """`context` for rows already stored (migration): what the write path leaves, the titles before and after."""
+    before = context_sql("observations.session_id", "observations.id")
+    after = (
+        "(SELECT n.title FROM observations n WHERE n.session_id = observations.session_id "
+        "AND n.id > observations.id ORDER BY n.id LIMIT 1)"
+    )
+    if not CONTEXT_AFTER:
+        return before
+    return (
+        f"(SELECT CASE WHEN a IS NULL THEN b WHEN b = '' THEN a ELSE b || ' ' || a END "
+        f"FROM (SELECT {before} AS b, {after} AS a))"
+    )
+
+
+def refresh_context(conn: sqlite3.Connection, ids: list[int]) -> None:
+    """Recompute the `context` of the observations `ids` from the records around them now (after some of their
+    neighbours were deleted one by one, e.g. an interrupted import undone: no copy of a deleted title stays)."""
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        conn.execute(
+            f"UPDATE observations SET context = {_context_of_stored_rows()} "
+            f"WHERE session_id IS NOT NULL AND id IN ({','.join('?' * len(chunk))})",
+            chunk,
+        )
+
+
+def _observation_fts_with_context() -> list[str]:
+    """Schema v3: observations gain a stored `context` column (see `context_sql`), filled for the records already
+    there, and their FTS5 index is rebuilt with it (its own low weight) between the v2 columns and `cjk`."""
+    cols = ", ".join(OBSERVATION_FTS_COLUMNS)
+    fts, src = "observations_fts", "observations_fts_src"
+
+    def row(prefix: str) -> str:
+        values = ", ".join(f"{prefix}.{c}" for c in OBSERVATION_FTS_COLUMNS)
+        return f"{values}, {prefix}.context, skillbox_cjk({values})"
+
+    all_cols = f"{cols}, context, cjk"
+    weights = f"{OBSERVATION_WEIGHTS}, {CONTEXT_WEIGHT}, {CJK_WEIGHT}"
+    return [
+        *(f"DROP TRIGGER IF EXISTS observations_{suffix}" for suffix in ("ai", "ad", "au")),
+        f"DROP TABLE IF EXISTS {fts}",
+        f"DROP VIEW IF EXISTS {src}",
+        "ALTER TABLE observations ADD COLUMN context TEXT NOT NULL DEFAULT ''",
+        # The records before one in its session, by id, in a few index steps: observations_session is ordered by
+        # prompt number, so context_sql would sort the whole session (a 2,000-record session doubled a write).
+        "CREATE INDEX observations_session_order ON observations(session_id, id)",
+        f"UPDATE observations SET context = {_context_of_stored_rows()} WHERE session_id IS NOT NULL",
+        f"CREATE VIEW {src} AS SELECT id, {cols}, context, skillbox_cjk({cols}) AS cjk FROM observations",
+        f"CREATE VIRTUAL TABLE {fts} USING fts5({all_cols}, content='{src}', content_rowid='id', {_FTS_OPTS})",
+        f"CREATE TRIGGER observations_ai AFTER INSERT ON observations BEGIN "
+        f"INSERT INTO {fts}(rowid, {all_cols}) VALUES (new.id, {row('new')}); END",
+        f"CREATE TRIGGER observations_ad AFTER DELETE ON observations BEGIN "
+        f"INSERT INTO {fts}({fts}, rowid, {all_cols}) VALUES ('delete', old.id, {row('old')}); END",
+        f"CREATE TRIGGER observations_au AFTER UPDATE ON observations BEGIN "
+        f"INSERT INTO {fts}({fts}, rowid, {all_cols}) VALUES ('delete', old.id, {row('old')}); "
+        f"INSERT INTO {fts}(rowid, {all_cols}) VALUES (new.id, {row('new')}); END",
+        f"INSERT INTO {fts}({fts}) VALUES ('rebuild')",
+        f"INSERT INTO {fts}({fts}, rank) VALUES ('rank', 'bm25({weights})')",
+    ]
+
 
 # (version, description, statements). Append only; never edit a released migration.
 MIGRATIONS: list[tuple[int, str, list[str]]] = [
@@ -206,6 +304,11 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
             *_fts_with_cjk("summaries", SUMMARY_FTS_COLUMNS, f"{SUMMARY_WEIGHTS}, {CJK_WEIGHT}"),
             *_fts_with_cjk("prompts", ["prompt_text"], None),
         ],
+    ),
+    (
+        3,
+        "observations index the titles of the records around them in their session (context column, low weight)",
+        _observation_fts_with_context(),
     ),
 ]
 LATEST_VERSION = MIGRATIONS[-1][0]

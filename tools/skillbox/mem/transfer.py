@@ -17,7 +17,7 @@ from typing import IO
 
 from skillbox.errors import InvalidInputError, NotFoundError
 from skillbox.mem.privacy import Scrubber
-from skillbox.mem.store import Store, now_iso
+from skillbox.mem.store import Store, context_sql, note_successor, now_iso, refresh_context
 
 # kind -> (table, exported columns, JSON-list columns, required columns)
 KINDS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {
@@ -195,15 +195,20 @@ def import_lines(store: Store, lines: Iterable[str], *, redact: bool = True) -> 
         index, rows, tally = position, [], {}
         while index < len(prepared) and (index == position or time.monotonic() - started < BATCH_SECONDS):
             kind, table, names, values, line_no = prepared[index]
+            columns, marks = ", ".join(names), ", ".join("?" * len(names))
+            if table == "observations":  # the words of the records before it, as the write path stores them
+                columns += ", context"
+                marks += ", " + context_sql("?", str(2**63 - 1))
+                session = values[names.index("session_id")] if "session_id" in names else None
+                values = [*values, session]
             try:
-                cursor = store.conn.execute(
-                    f"INSERT OR IGNORE INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
-                    values,
-                )
+                cursor = store.conn.execute(f"INSERT OR IGNORE INTO {table} ({columns}) VALUES ({marks})", values)
             except sqlite3.IntegrityError as err:
                 raise InvalidInputError(f"line {line_no}: {kind} does not fit ({err})") from None
             if cursor.rowcount == 1:
                 rows.append((table, cursor.lastrowid))
+                if table == "observations":
+                    note_successor(store.conn, session, cursor.lastrowid, values[names.index("title")])
             tally.setdefault(kind, [0, 0])[0 if cursor.rowcount == 1 else 1] += 1
             index += 1
         return index, rows, tally
@@ -227,8 +232,17 @@ def _undo(store: Store, added: list[tuple[str, int]]) -> None:
         chunk, added[:] = added[-500:], added[:-500]
 
         def delete(chunk=chunk) -> None:
+            before: list[int] = []  # records that hold a deleted one's title in their context
             for table, rowid in reversed(chunk):
+                if table == "observations":
+                    row = store.conn.execute(
+                        "SELECT (SELECT p.id FROM observations p WHERE p.session_id = o.session_id AND p.id < o.id "
+                        "ORDER BY p.id DESC LIMIT 1) FROM observations o WHERE o.id = ?",
+                        (rowid,),
+                    ).fetchone()
+                    before += [row[0]] if row and row[0] is not None else []
                 store.conn.execute(f"DELETE FROM {table} WHERE rowid = ?", (rowid,))
+            refresh_context(store.conn, before)
 
         store.write(delete)
 
