@@ -30,6 +30,8 @@ NOT_ON_THE_HOT_PATH = {
     "html",  # its entity table, for text without a `&`
     "struct",
     "json",  # every format: --json and SARIF are written by lint/json_text.py
+    "importlib",  # the package (its __init__ imports warnings); the frozen bootstrap modules do the loading
+    "warnings",
 }
 PROBE = """import atexit, sys
 atexit.register(lambda: sys.stderr.write("\\nMODULES " + " ".join(sorted(sys.modules))))

@@ -8,7 +8,6 @@ whose `fixer` decorator attaches an optional safe autofix. The docs (`summary`, 
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable
 
 from skillbox.lint.records import dataclass, field
@@ -112,6 +111,6 @@ def all_rules() -> dict[str, Rule]:
     global _loaded
     if not _loaded:
         for module in RULE_MODULES:
-            importlib.import_module(module)
+            __import__(module)  # not importlib.import_module: the importlib package imports warnings (start-up)
         _loaded = True
     return RULES
