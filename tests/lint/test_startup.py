@@ -104,3 +104,24 @@ def test_no_format_loads_the_json_package(tmp_path):
         assert proc.returncode == 0, proc.stderr
         assert "skillbox.lint.formats" in modules and modules & NOT_ON_THE_HOT_PATH == set(), args
     assert json.loads(proc.stdout)["runs"][0]["results"] == []
+
+
+def test_the_launchers_start_script_ends_a_lint_without_shutdown_but_with_all_output(tmp_path):
+    """fast_start.py ends a finished lint with os._exit (no interpreter shutdown): the output must still be
+    complete (several output buffers) and the exit code the lint's, as `python -m skillbox` prints them."""
+    import site
+
+    corpus = Path(__file__).resolve().parents[1] / "fixtures" / "lint" / "corpus"
+    env = dict(os.environ, PYTHONPATH=str(TOOLS))
+    env.pop("SKILLBOX_DEBUG", None)
+    start = [sys.executable, "-S", "-P", str(TOOLS / "skillbox" / "fast_start.py"), sys.prefix]
+    start.append(site.getsitepackages()[0])
+    clean = project(tmp_path / "clean")
+    for args in ([str(corpus), "--json"], [str(corpus), "--format", "sarif"], [str(corpus)], [str(clean)]):
+        fast = subprocess.run([*start, "lint", *args], env=env, capture_output=True)
+        usual = subprocess.run([sys.executable, "-P", "-m", "skillbox", "lint", *args], env=env, capture_output=True)
+        assert (fast.stdout, fast.stderr, fast.returncode) == (usual.stdout, usual.stderr, usual.returncode), args
+    assert len(fast.stdout) > 0 and fast.returncode == 0
+    big = subprocess.run([*start, "lint", str(corpus), "--json"], env=env, capture_output=True)
+    assert len(big.stdout) > 4 * 8192  # several of stdout's 8 KiB buffers
+    assert big.returncode == 1 and json.loads(big.stdout)["errorCount"] > 0
