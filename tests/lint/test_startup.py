@@ -32,6 +32,10 @@ NOT_ON_THE_HOT_PATH = {
     "json",  # every format: --json and SARIF are written by lint/json_text.py
     "importlib",  # the package (its __init__ imports warnings); the frozen bootstrap modules do the loading
     "warnings",
+    # the rule examples and docs: `lint explain`, `lint rules`, SARIF and the tests read them, a lint run does not
+    "skillbox.lint.samples",
+    *(f"skillbox.lint.rules.docs.{group}" for group in ("core", "media", "composition", "gsap", "captions")),
+    *(f"skillbox.lint.rules.docs.{group}" for group in ("fonts", "adapters", "project")),
 }
 PROBE = """import atexit, sys
 atexit.register(lambda: sys.stderr.write("\\nMODULES " + " ".join(sorted(sys.modules))))

@@ -6,9 +6,9 @@ import re
 
 from skillbox.lint.css import var_names_without_fallback
 from skillbox.lint.document import Document
+from skillbox.lint.libraries import GSAP_CDN
 from skillbox.lint.patterns import has_word, lazy_compile
 from skillbox.lint.registry import Hit, rule
-from skillbox.lint.samples import GSAP_CDN
 from skillbox.lint.script import GsapCall
 from skillbox.lint.timing import css_declarations_for, elements_matching, selector_for_object, tween_targets
 

@@ -3,8 +3,9 @@ the bad and good examples, keyed by rule code. See lint/registry.py for why they
 
 from __future__ import annotations
 
+from skillbox.lint.libraries import GSAP_CDN
 from skillbox.lint.rules.composition import MAX_LINES
-from skillbox.lint.samples import GSAP_CDN, SUB, comp, composition, project, raw
+from skillbox.lint.samples import SUB, comp, composition, project, raw
 
 DOCS: dict[str, dict] = {}
 TITLE = '<h1 id="title" class="clip" data-start="0" data-duration="2" data-track-index="1">Hello</h1>'

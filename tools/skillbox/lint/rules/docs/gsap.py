@@ -3,7 +3,8 @@ the bad and good examples, keyed by rule code. See lint/registry.py for why they
 
 from __future__ import annotations
 
-from skillbox.lint.samples import GSAP_CDN, comp, composition, raw
+from skillbox.lint.libraries import GSAP_CDN
+from skillbox.lint.samples import comp, composition, raw
 
 DOCS: dict[str, dict] = {}
 BOX = '<div id="box" class="clip" data-start="0" data-duration="4" data-track-index="1"></div>'
