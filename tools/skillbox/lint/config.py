@@ -25,8 +25,11 @@ def find_config(start) -> tuple[str, dict] | None:
     if not os.path.isdir(folder):
         folder = fs.parent(folder)
     for candidate in (folder, *fs.parents(folder)):
+        # `fs.join(candidate, name)` for a clean absolute folder and a plain name, without its normalizing (this
+        # loop runs for every folder up to the root on every lint)
+        prefix = candidate if candidate.endswith("/") else candidate + "/"
         for name, keys in (("skillbox.toml", ("lint",)), ("pyproject.toml", ("tool", "skillbox", "lint"))):
-            path = fs.join(candidate, name)
+            path = prefix + name
             if not os.path.isfile(path):
                 continue
             try:
