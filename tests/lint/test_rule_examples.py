@@ -7,7 +7,7 @@ import pytest
 
 from skillbox.lint.engine import Selection, lint_paths
 from skillbox.lint.fix import fix_paths
-from skillbox.lint.registry import all_rules
+from skillbox.lint.registry import GROUPS, all_rules, rule_docs
 
 RULES = all_rules()
 CODES = sorted(RULES)
@@ -46,6 +46,17 @@ def test_bad_example_fires_only_its_rule(code, sample_path):
 @pytest.mark.parametrize("code", CODES)
 def test_good_example_is_clean(code, sample_path):
     assert codes_of(sample_path(RULES[code].good), code) == []
+
+
+def test_every_rule_has_docs_and_every_doc_entry_a_rule_of_its_group():
+    """The docs live in lint/rules/docs/<group>.py, apart from the checks (start-up cost): neither side may name a
+    rule the other lacks, and each group's docs follow its rules' order (so a reader finds them side by side)."""
+    for group in GROUPS:
+        codes = [c for c, r in RULES.items() if r.group == group]
+        docs = rule_docs(group)
+        assert list(docs) == codes, group
+        for code, entry in docs.items():
+            assert set(entry) == {"summary", "explanation", "bad", "good"}, code
 
 
 @pytest.mark.parametrize("code", CODES)

@@ -29,8 +29,14 @@ NOT_ON_THE_HOT_PATH = {
     "tree_sitter_javascript",
     "html",  # its entity table, for text without a `&`
     "struct",
+    "json",  # every format: --json and SARIF are written by lint/json_text.py
+    "importlib",  # the package (its __init__ imports warnings); the frozen bootstrap modules do the loading
+    "warnings",
+    # the rule examples and docs: `lint explain`, `lint rules`, SARIF and the tests read them, a lint run does not
+    "skillbox.lint.samples",
+    *(f"skillbox.lint.rules.docs.{group}" for group in ("core", "media", "composition", "gsap", "captions")),
+    *(f"skillbox.lint.rules.docs.{group}" for group in ("fonts", "adapters", "project")),
 }
-TEXT_FORMAT_ONLY = {"json"}  # the json/sarif formats need it, the text format does not
 PROBE = """import atexit, sys
 atexit.register(lambda: sys.stderr.write("\\nMODULES " + " ".join(sorted(sys.modules))))
 from skillbox.cli import main
@@ -95,7 +101,31 @@ def test_grammars_loaded_lean_are_the_classes_of_a_plain_import():
     assert proc.returncode == 0, proc.stderr
 
 
-def test_the_text_format_does_without_json(tmp_path):
-    proc, modules = lint_process([str(project(tmp_path / "p"))], tmp_path)
-    assert proc.returncode == 0, proc.stderr
-    assert "skillbox.lint.formats" in modules and modules & (NOT_ON_THE_HOT_PATH | TEXT_FORMAT_ONLY) == set()
+def test_no_format_loads_the_json_package(tmp_path):
+    root = project(tmp_path / "p")
+    for args in ([], ["--json"], ["--format", "sarif"]):
+        proc, modules = lint_process([str(root), *args], tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        assert "skillbox.lint.formats" in modules and modules & NOT_ON_THE_HOT_PATH == set(), args
+    assert json.loads(proc.stdout)["runs"][0]["results"] == []
+
+
+def test_the_launchers_start_script_ends_a_lint_without_shutdown_but_with_all_output(tmp_path):
+    """fast_start.py ends a finished lint with os._exit (no interpreter shutdown): the output must still be
+    complete (several output buffers) and the exit code the lint's, as `python -m skillbox` prints them."""
+    import site
+
+    corpus = Path(__file__).resolve().parents[1] / "fixtures" / "lint" / "corpus"
+    env = dict(os.environ, PYTHONPATH=str(TOOLS))
+    env.pop("SKILLBOX_DEBUG", None)
+    start = [sys.executable, "-S", "-P", str(TOOLS / "skillbox" / "fast_start.py"), sys.prefix]
+    start.append(site.getsitepackages()[0])
+    clean = project(tmp_path / "clean")
+    for args in ([str(corpus), "--json"], [str(corpus), "--format", "sarif"], [str(corpus)], [str(clean)]):
+        fast = subprocess.run([*start, "lint", *args], env=env, capture_output=True)
+        usual = subprocess.run([sys.executable, "-P", "-m", "skillbox", "lint", *args], env=env, capture_output=True)
+        assert (fast.stdout, fast.stderr, fast.returncode) == (usual.stdout, usual.stderr, usual.returncode), args
+    assert len(fast.stdout) > 0 and fast.returncode == 0
+    big = subprocess.run([*start, "lint", str(corpus), "--json"], env=env, capture_output=True)
+    assert len(big.stdout) > 4 * 8192  # several of stdout's 8 KiB buffers
+    assert big.returncode == 1 and json.loads(big.stdout)["errorCount"] > 0

@@ -46,10 +46,11 @@ def _working_folder_exists() -> bool:
 def _dispatch(args: list[str]) -> None:
     for prefix, target in FAST_PATHS.items():
         if tuple(args[: len(prefix)]) == prefix:
-            import importlib
-
             module_name, function = target.split(":")
-            code = getattr(importlib.import_module(module_name), function)(args[len(prefix) :])
+            # __import__, not importlib.import_module: the importlib package imports `warnings` (~1.5 M
+            # instructions of every hook or lint process); with a fromlist it returns the module itself.
+            module = __import__(module_name, fromlist=(function,))
+            code = getattr(module, function)(args[len(prefix) :])
             if code is not None:
                 sys.exit(code)
             break

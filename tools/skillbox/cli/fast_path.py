@@ -8,6 +8,9 @@ import os
 import sys
 
 _ANSI = None  # compiled on first use: click strips ANSI styles when stdout is not a terminal, so must we
+# Set by a twin that has written all it will and holds nothing the interpreter's shutdown must close: see
+# `nothing_left_to_finalize`.
+finished = False
 
 
 def debugging() -> bool:
@@ -33,6 +36,16 @@ def terminal_text(text: str) -> str:
 
         _ANSI = re.compile(r"\033\[[;?0-9]*[a-zA-Z]")
     return _ANSI.sub("", text)
+
+
+def nothing_left_to_finalize() -> None:
+    """Say that this process has printed everything and holds nothing that needs the interpreter's shutdown (no
+    file open for writing, no child process, no database connection). The launcher's start script
+    (skillbox/fast_start.py) may then end the process with `os._exit` once stdout and stderr are flushed:
+    finalizing the interpreter (tearing down every module and object, a last garbage collection) is ~3.7 M
+    instructions, 3.5% of a per-project `skillbox lint` process, and changes nothing a user sees."""
+    global finished
+    finished = True
 
 
 def echo(text: str, *, ready: bool = False) -> int:

@@ -9,7 +9,7 @@ over. `selection_for` and `lint_report` are the one home of that logic: the clic
 
 from __future__ import annotations
 
-from skillbox.cli.fast_path import debugging, echo, failed, terminal_text
+from skillbox.cli.fast_path import debugging, echo, failed, nothing_left_to_finalize, terminal_text
 from skillbox.cli.option_table import Argument, Option, OptionTable, parse_plain
 
 if False:  # annotations only (the lint path does without pathlib, see lint/paths.py)
@@ -116,7 +116,7 @@ def main(args: list[str]) -> int | None:
         key = result_cache.run_key(args)
         hit = result_cache.lookup(key)
         if hit is not None:
-            return echo(hit[0], ready=True) or hit[2]
+            return _printed(echo(hit[0], ready=True), hit[2])
     fmt = "json" if params["as_json"] else params["fmt"]
     _import_linter()
     from skillbox.lint.paths import clean
@@ -139,4 +139,12 @@ def main(args: list[str]) -> int | None:
                 result_cache.store(key, inputs, terminal_text(text), "", code)
     except SkillboxError as err:
         return failed(err)
-    return echo(text) or code
+    return _printed(echo(text), code)
+
+
+def _printed(pipe_closed: int, code: int) -> int:
+    """The exit code once the output is written; a complete write leaves nothing for the interpreter's shutdown."""
+    if pipe_closed:
+        return pipe_closed
+    nothing_left_to_finalize()
+    return code

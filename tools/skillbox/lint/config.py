@@ -25,8 +25,11 @@ def find_config(start) -> tuple[str, dict] | None:
     if not os.path.isdir(folder):
         folder = fs.parent(folder)
     for candidate in (folder, *fs.parents(folder)):
+        # `fs.join(candidate, name)` for a clean absolute folder and a plain name, without its normalizing (this
+        # loop runs for every folder up to the root on every lint)
+        prefix = candidate if candidate.endswith("/") else candidate + "/"
         for name, keys in (("skillbox.toml", ("lint",)), ("pyproject.toml", ("tool", "skillbox", "lint"))):
-            path = fs.join(candidate, name)
+            path = prefix + name
             if not os.path.isfile(path):
                 continue
             try:
@@ -89,21 +92,34 @@ def _dotted_tool_skillbox(text: str) -> bool:
 
 
 def _tool_table_line(text: str) -> bool:
-    line, reached = 0, -1
-    while line >= 0:
-        if line >= reached:  # a line start inside the last skipped whitespace reaches the same point
-            at = reached = _skip_space(text, line)
-            if text.startswith("[", at):
-                name = _quote(text, _skip_space(text, at + 1))
-                closer = "]"
-            else:
-                name = _quote(text, at)
-                closer = "="
-            if text.startswith("tool", name) and text.startswith(closer, _skip_space(text, _quote(text, name + 4))):
+    """Looked for from each `tool` in the text (a pyproject.toml has a few), not line by line (it has hundreds):
+    before it an optional quote, then either only whitespace back to a line start, or `[` and whitespace and then
+    only whitespace back to a line start; after it an optional quote, whitespace and `]` or `=` to match."""
+    at = text.find("tool")
+    while at >= 0:
+        before = at - 1 if at > 0 and text[at - 1] in "\"'" else at
+        after = _skip_space(text, _quote(text, at + 4))
+        if text.startswith("=", after) and _at_line_start(text, before):
+            return True
+        if text.startswith("]", after):
+            bracket = _skip_space_back(text, before) - 1
+            if bracket >= 0 and text[bracket] == "[" and _at_line_start(text, bracket):
                 return True
-        line = text.find("\n", line)
-        line = line + 1 if line >= 0 else -1
+        at = text.find("tool", at + 1)
     return False
+
+
+def _skip_space_back(text: str, end: int) -> int:
+    while end > 0 and text[end - 1].isspace():
+        end -= 1
+    return end
+
+
+def _at_line_start(text: str, end: int) -> bool:
+    r"""Is `^\s*` (MULTILINE) matched by some span ending at `end`: only whitespace back to the text's start or
+    to a position just after a newline?"""
+    start = _skip_space_back(text, end)
+    return start == 0 or "\n" in text[start:end]
 
 
 def read_settings(path: str, section: dict) -> dict:

@@ -88,12 +88,9 @@ def to_sarif(result: LintResult, rules: dict[str, Rule]) -> dict:
 
 def render(result: LintResult, fmt: str, rules: dict[str, Rule]) -> str:
     if fmt in ("json", "sarif"):
-        import json  # not at the top: the text format does without it (start-up cost)
+        from skillbox.lint.json_text import dumps  # orjson, not the json package (start-up cost, see there)
 
-    if fmt == "json":
-        return json.dumps(to_json(result), indent=2, ensure_ascii=False)
-    if fmt == "sarif":
-        return json.dumps(to_sarif(result, rules), indent=2, ensure_ascii=False)
+        return dumps(to_json(result) if fmt == "json" else to_sarif(result, rules))
     return to_text(result)
 
 

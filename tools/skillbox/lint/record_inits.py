@@ -34,14 +34,10 @@ def _make_2(*, _HAS_FACTORY, _setattr):
 
 
 def _make_3(*, _HAS_FACTORY, _default_autofix, _default_opt_in, _default_peer_code, _default_scope, _factory_bad_also, _setattr):
-    def __init__(self, code, severity, group, summary, explanation, bad, good, fix_hint, check, scope=_default_scope, autofix=_default_autofix, peer_code=_default_peer_code, bad_also=_HAS_FACTORY, opt_in=_default_opt_in):
+    def __init__(self, code, severity, group, fix_hint, check, scope=_default_scope, autofix=_default_autofix, peer_code=_default_peer_code, bad_also=_HAS_FACTORY, opt_in=_default_opt_in):
         self.code = code
         self.severity = severity
         self.group = group
-        self.summary = summary
-        self.explanation = explanation
-        self.bad = bad
-        self.good = good
         self.fix_hint = fix_hint
         self.check = check
         self.scope = scope
@@ -305,7 +301,7 @@ MAKERS = {
     ('def __init__(self, callee, name, object_text, args, offset, async_context):\n    self.callee = callee\n    self.name = name\n    self.object_text = object_text\n    self.args = args\n    self.offset = offset\n    self.async_context = async_context\n', ('_HAS_FACTORY', '_setattr')): _make_0,
     ('def __init__(self, changed=_HAS_FACTORY, applied=_default_applied, result=_default_result):\n    self.changed = _factory_changed() if changed is _HAS_FACTORY else changed\n    self.applied = applied\n    self.result = result\n', ('_HAS_FACTORY', '_default_applied', '_default_result', '_factory_changed', '_setattr')): _make_1,
     ('def __init__(self, clip, delta):\n    self.clip = clip\n    self.delta = delta\n', ('_HAS_FACTORY', '_setattr')): _make_2,
-    ('def __init__(self, code, severity, group, summary, explanation, bad, good, fix_hint, check, scope=_default_scope, autofix=_default_autofix, peer_code=_default_peer_code, bad_also=_HAS_FACTORY, opt_in=_default_opt_in):\n    self.code = code\n    self.severity = severity\n    self.group = group\n    self.summary = summary\n    self.explanation = explanation\n    self.bad = bad\n    self.good = good\n    self.fix_hint = fix_hint\n    self.check = check\n    self.scope = scope\n    self.autofix = autofix\n    self.peer_code = peer_code\n    self.bad_also = _factory_bad_also() if bad_also is _HAS_FACTORY else bad_also\n    self.opt_in = opt_in\n', ('_HAS_FACTORY', '_default_autofix', '_default_opt_in', '_default_peer_code', '_default_scope', '_factory_bad_also', '_setattr')): _make_3,
+    ('def __init__(self, code, severity, group, fix_hint, check, scope=_default_scope, autofix=_default_autofix, peer_code=_default_peer_code, bad_also=_HAS_FACTORY, opt_in=_default_opt_in):\n    self.code = code\n    self.severity = severity\n    self.group = group\n    self.fix_hint = fix_hint\n    self.check = check\n    self.scope = scope\n    self.autofix = autofix\n    self.peer_code = peer_code\n    self.bad_also = _factory_bad_also() if bad_also is _HAS_FACTORY else bad_also\n    self.opt_in = opt_in\n', ('_HAS_FACTORY', '_default_autofix', '_default_opt_in', '_default_peer_code', '_default_scope', '_factory_bad_also', '_setattr')): _make_3,
     ('def __init__(self, code, severity, message, file, line, column, fix_hint, element_id=_default_element_id, selector=_default_selector, fixable=_default_fixable, offset=_default_offset, hit=_default_hit):\n    self.code = code\n    self.severity = severity\n    self.message = message\n    self.file = file\n    self.line = line\n    self.column = column\n    self.fix_hint = fix_hint\n    self.element_id = element_id\n    self.selector = selector\n    self.fixable = fixable\n    self.offset = offset\n    self.hit = hit\n', ('_HAS_FACTORY', '_default_element_id', '_default_fixable', '_default_hit', '_default_offset', '_default_selector', '_setattr')): _make_4,
     ('def __init__(self, element, sheet, start, text):\n    self.element = element\n    self.sheet = sheet\n    self.start = start\n    self.text = text\n', ('_HAS_FACTORY', '_setattr')): _make_5,
     ('def __init__(self, element, src, type, model, text, start):\n    self.element = element\n    self.src = src\n    self.type = type\n    self.model = model\n    self.text = text\n    self.start = start\n', ('_HAS_FACTORY', '_setattr')): _make_6,

@@ -1,18 +1,23 @@
-"""Lint rules as registered objects: the code, its documentation and its check live together.
+"""Lint rules as registered objects: a rule's code, severity, fix hint and check live together in its module.
 
 A rule module declares each rule with `@rule(...)` above its check function; the decorator returns a `Rule`
-whose `fixer` decorator attaches an optional safe autofix. The docs (`summary`, `explanation`, `bad`, `good`,
-`fix_hint`) are not decoration: `skillbox lint explain` prints them and the test suite lints every `bad` and
-`good` example, so a rule's documentation cannot drift from what it does.
+whose `fixer` decorator attaches an optional safe autofix. What `skillbox lint explain` shows (`summary`,
+`explanation`, the `bad` and `good` examples) lives in `lint/rules/docs/<group>.py`, keyed by code, and is read on
+first use: by `lint explain`, `lint rules`, SARIF's rule table and the tests, never by a plain lint, whose
+per-project process would otherwise unmarshal and build all 118 rules' texts and examples (bench/README.md "lint
+speed per project, session 7"). The docs are not decoration: the test suite lints every `bad` and `good` example
+and checks that every rule has docs and every doc entry a rule (tests/lint/test_rule_examples.py), so a rule's
+documentation cannot drift from what it does.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable
 
 from skillbox.lint.records import dataclass, field
-from skillbox.lint.samples import Sample
+
+if False:  # annotations only: the samples module is for the docs (see above), not for a lint run
+    from skillbox.lint.samples import Sample
 
 SEVERITIES = ("error", "warning", "info")
 GROUPS = ("core", "media", "composition", "gsap", "captions", "fonts", "adapters", "project")
@@ -48,10 +53,6 @@ class Rule:
     code: str
     severity: str
     group: str
-    summary: str
-    explanation: str
-    bad: Sample
-    good: Sample
     fix_hint: str
     check: Callable[..., Iterable[Hit]]
     scope: str = "file"  # "file": check(doc); "project": check(project)
@@ -69,6 +70,27 @@ class Rule:
     def fixable(self) -> bool:
         return self.autofix is not None
 
+    @property
+    def summary(self) -> str:
+        return rule_docs(self.group)[self.code]["summary"]
+
+    @property
+    def explanation(self) -> str:
+        return rule_docs(self.group)[self.code]["explanation"].strip()
+
+    @property
+    def bad(self) -> Sample:
+        return rule_docs(self.group)[self.code]["bad"]
+
+    @property
+    def good(self) -> Sample:
+        return rule_docs(self.group)[self.code]["good"]
+
+
+def rule_docs(group: str) -> dict[str, dict]:
+    """The docs of a group's rules (code -> summary, explanation, bad, good), imported on first use."""
+    return __import__(f"skillbox.lint.rules.docs.{group}", fromlist=("DOCS",)).DOCS
+
 
 RULES: dict[str, Rule] = {}
 
@@ -78,10 +100,6 @@ def rule(
     severity: str,
     group: str,
     *,
-    summary: str,
-    explanation: str,
-    bad: Sample,
-    good: Sample,
     fix_hint: str,
     scope: str = "file",
     peer: bool = False,
@@ -94,7 +112,7 @@ def rule(
     def register(check: Callable[..., Iterable[Hit]]) -> Rule:
         if code in RULES:
             raise ValueError(f"duplicate rule code {code}")
-        registered = Rule(code, severity, group, summary, explanation.strip(), bad, good, fix_hint, check, scope)
+        registered = Rule(code, severity, group, fix_hint, check, scope)
         registered.peer_code = peer
         registered.bad_also = tuple(bad_also)
         registered.opt_in = opt_in
@@ -112,6 +130,6 @@ def all_rules() -> dict[str, Rule]:
     global _loaded
     if not _loaded:
         for module in RULE_MODULES:
-            importlib.import_module(module)
+            __import__(module)  # not importlib.import_module: the importlib package imports warnings (start-up)
         _loaded = True
     return RULES

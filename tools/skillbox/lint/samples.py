@@ -8,7 +8,8 @@ themselves with `project(...)`.
 
 from __future__ import annotations
 
-GSAP_CDN = "https://cdn.jsdelivr.net/npm/gsap@3.12.5/dist/gsap.min.js"
+from skillbox.lint.libraries import GSAP_CDN
+
 # A host element and the template-wrapped sub-composition file it mounts (compositions/intro.html).
 HOST = (
     '<div id="intro" data-composition-id="intro" data-composition-src="compositions/intro.html" data-start="0" '

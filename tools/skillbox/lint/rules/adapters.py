@@ -7,13 +7,11 @@ import re
 from skillbox.lint.document import Document
 from skillbox.lint.patterns import lazy_compile
 from skillbox.lint.registry import Hit, rule
-from skillbox.lint.samples import comp
 
 G = "adapters"
 THREE_USE = lazy_compile(r"\bTHREE\.", needs=("THREE.",))
 THREE_IMPORT = lazy_compile(r"""\b(?:import|from)\s*[^;\n]*['"][^'"]*three[^'"]*['"]""", re.I)
 LOTTIE_USE = lazy_compile(r"\blottie\.(?:loadAnimation|setSpeed|play|stop|destroy)\b", needs=("lottie.",))
-CANVAS = '<canvas id="scene" width="320" height="180"></canvas>'
 
 
 def _scripts(doc: Document):
@@ -36,19 +34,6 @@ def _first_use(doc: Document, pattern: re.Pattern) -> int | None:
     "missing_three_script",
     "error",
     G,
-    summary="The script uses THREE.* but no Three.js script, import map or module import loads it.",
-    explanation="""
-`THREE` is undefined, so the script throws a ReferenceError at its first use and stops: the 3D scene is never
-drawn and anything the same script builds after that line (often the timeline registration) never happens.
-Render case `missing_three_script` (bench/lint_render_cases.py): the flagged composition renders the moving
-box frozen.
-""",
-    bad=comp(CANVAS, js="const scene = new THREE.Scene();"),
-    good=comp(
-        CANVAS,
-        head='<script src="https://cdn.jsdelivr.net/npm/three@0.160/build/three.min.js"></script>\n',
-        js="const scene = new THREE.Scene();",
-    ),
     fix_hint='Load Three.js before the script: <script src=".../three.min.js"></script>, an import map, or an ES '
     "module import.",
     peer=True,
@@ -74,17 +59,6 @@ def missing_three_script(doc: Document):
     "missing_lottie_script",
     "error",
     G,
-    summary="The composition uses Lottie (data-lottie-src or lottie.loadAnimation) but no Lottie script is loaded.",
-    explanation="""
-Without lottie-web, `lottie` is undefined: the script throws at `lottie.loadAnimation` and stops, and
-`data-lottie-src` elements stay empty. Same failure shape as render case `missing_three_script`.
-""",
-    bad=comp('<div id="anim"></div>', js='lottie.loadAnimation({ container: document.getElementById("anim") });'),
-    good=comp(
-        '<div id="anim"></div>',
-        head='<script src="https://cdn.jsdelivr.net/npm/lottie-web@5/build/player/lottie.min.js"></script>\n',
-        js='lottie.loadAnimation({ container: document.getElementById("anim") });',
-    ),
     fix_hint='Add <script src="https://cdn.jsdelivr.net/npm/lottie-web@5/build/player/lottie.min.js"></script> '
     "before your Lottie code.",
     peer=True,

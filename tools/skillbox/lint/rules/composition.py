@@ -12,7 +12,6 @@ from skillbox.lint.document import Document, Element
 from skillbox.lint.linked import registers_in_linked_script
 from skillbox.lint.patterns import lazy_compile
 from skillbox.lint.registry import Edit, Hit, rule
-from skillbox.lint.samples import GSAP_CDN, SUB, comp, composition, project, raw
 from skillbox.lint.timing import (
     StartRef,
     add_attribute_edit,
@@ -25,20 +24,12 @@ from skillbox.lint.timing import (
 
 G = "composition"
 _REGISTRY_ITEM = lazy_compile(r"\s*<!--\s*hyperframes-registry-item:", needs=("hyperframes-registry-item:",))
-TITLE = '<h1 id="title" class="clip" data-start="0" data-duration="2" data-track-index="1">Hello</h1>'
-TITLE_IN = 'tl.from("#title", { opacity: 0, y: 40 }, 0);'
 
 
 @rule(
     "deprecated_data_layer",
     "warning",
     G,
-    summary="data-layer is used instead of data-track-index.",
-    explanation="`data-layer` is the legacy name; editors and the overlap checks read `data-track-index` (the lane "
-    "used for temporal exclusivity). Paint order is CSS z-index. The renderer still honours it (the example renders "
-    "frame-identical, bench/lint_render_sweep.py): a warning that protects Studio editing.",
-    bad=comp('<h1 id="title" class="clip" data-start="0" data-duration="2" data-layer="1">Hello</h1>', js=TITLE_IN),
-    good=comp(TITLE, js=TITLE_IN),
     fix_hint="Rename data-layer to data-track-index.",
     peer=True,
 )
@@ -61,12 +52,6 @@ def _fix_data_layer(doc: Document, hit: Hit) -> list[Edit]:
     "deprecated_data_end",
     "warning",
     G,
-    summary="data-end is used without data-duration (or disagrees with it).",
-    explanation="data-end is derived by the compiler from data-start + data-duration; written by hand it is legacy "
-    "and can contradict the duration. The example (data-end alone) renders frame-identical to data-duration "
-    "(bench/lint_render_sweep.py): a warning that protects editing (Studio reads data-duration).",
-    bad=comp('<h1 id="title" class="clip" data-start="0" data-end="2" data-track-index="1">Hello</h1>', js=TITLE_IN),
-    good=comp(TITLE, js=TITLE_IN),
     fix_hint="Replace data-end with data-duration (end - start).",
     peer=True,
 )
@@ -117,11 +102,6 @@ def _is_clip_candidate(doc: Document, element: Element) -> bool:
     "timed_element_missing_clip_class",
     "warning",
     G,
-    summary='A timed element (data-start/data-duration) lacks class="clip".',
-    explanation="The runtime shows and hides `.clip` elements at their window boundaries in preview; without the "
-    "class the element flashes outside its window in the studio preview.",
-    bad=comp('<h1 id="title" data-start="0" data-duration="2" data-track-index="1">Hello</h1>', js=TITLE_IN),
-    good=comp(TITLE, js=TITLE_IN),
     fix_hint='Add class="clip" to the element.',
     peer=True,
 )
@@ -149,21 +129,6 @@ def _fix_clip_class(doc: Document, hit: Hit) -> list[Edit]:
     "duplicate_composition_id",
     "error",
     G,
-    summary="The same data-composition-id appears on two elements in one file.",
-    explanation="Timelines are looked up by composition id; two compositions with one id share (and fight over) "
-    "one timeline: render case `duplicate_inline_composition_id` (two inline scenes both registered as "
-    '"scene") leaves the first scene frozen, 7 of 8 frames differ from distinct ids. One sub-composition file '
-    "mounted twice is fine (both mounts render).",
-    bad=comp(
-        '<div id="a" data-composition-id="scene" data-start="0" data-duration="2" data-track-index="1" '
-        'data-no-timeline></div>\n<div id="b" data-composition-id="scene" data-start="2" data-duration="2" '
-        'data-track-index="1" data-no-timeline></div>'
-    ),
-    good=comp(
-        '<div id="a" data-composition-id="scene-a" data-start="0" data-duration="2" data-track-index="1" '
-        'data-no-timeline></div>\n<div id="b" data-composition-id="scene-b" data-start="2" data-duration="2" '
-        'data-track-index="1" data-no-timeline></div>'
-    ),
     fix_hint="Give each composition its own data-composition-id.",
     peer=True,
 )
@@ -224,10 +189,6 @@ def escapes_project(doc: Document, url: str) -> bool:
     "invalid_parent_traversal_in_asset_path",
     "error",
     G,
-    summary="An asset path starts with ../ and escapes the project root.",
-    explanation="Projects are bundled from their root folder; anything above it is not shipped to render workers.",
-    bad=comp('<img id="logo" src="../shared/logo.png" alt="">'),
-    good=comp('<img id="logo" src="assets/logo.png" alt="">', assets=("assets/logo.png",)),
     fix_hint="Copy the file into the project and reference it relative to the project root.",
     peer=True,
 )
@@ -272,22 +233,6 @@ def _track_clips(doc: Document):
     "timeline_track_too_dense",
     "warning",
     G,
-    summary="More than 3 timed elements on one data-track-index in one file.",
-    explanation="Dense tracks are hard to edit and usually mean clips should be grouped into a sub-composition.",
-    bad=comp(
-        "\n".join(
-            f'<p id="p{i}" class="clip" data-start="{i}" data-duration="1" data-track-index="1">{i}</p>'
-            for i in range(4)
-        ),
-        js="\n".join(f'tl.from("#p{i}", {{ opacity: 0 }}, {i});' for i in range(4)),
-    ),
-    good=comp(
-        "\n".join(
-            f'<p id="p{i}" class="clip" data-start="{i}" data-duration="1" data-track-index="{1 + i // 2}">{i}</p>'
-            for i in range(4)
-        ),
-        js="\n".join(f'tl.from("#p{i}", {{ opacity: 0 }}, {i});' for i in range(4)),
-    ),
     fix_hint="Spread the clips over more tracks or group them into a sub-composition.",
     peer=True,
 )
@@ -312,24 +257,6 @@ def timeline_track_too_dense(doc: Document):
     "track_clip_overlap",
     "warning",
     G,
-    summary="Two clips on the same data-track-index overlap in time.",
-    explanation="""
-A track is a lane of temporal exclusivity: one clip at a time. hyperframes 0.8.170 still renders both (render
-case `track_clip_overlap`: frame-identical to the same clips on two tracks), so this is a warning that protects
-editing: Studio reports overlapping clips on one lane as conflicts and may cut the later one when it compiles
-the track. Put overlapping clips on different
-tracks (paint order is CSS z-index, not the track). Audio overlaps are `duplicate_audio_track`.
-""",
-    bad=comp(
-        '<h1 id="a" class="clip" data-start="0" data-duration="3" data-track-index="1">A</h1>\n'
-        '<h2 id="b" class="clip" data-start="2" data-duration="2" data-track-index="1">B</h2>',
-        js='tl.from("#a", { opacity: 0 }, 0);\ntl.from("#b", { opacity: 0 }, 2);',
-    ),
-    good=comp(
-        '<h1 id="a" class="clip" data-start="0" data-duration="3" data-track-index="1">A</h1>\n'
-        '<h2 id="b" class="clip" data-start="2" data-duration="2" data-track-index="2">B</h2>',
-        js='tl.from("#a", { opacity: 0 }, 0);\ntl.from("#b", { opacity: 0 }, 2);',
-    ),
     fix_hint="Move one of the clips to another data-track-index (or shorten the first).",
 )
 def track_clip_overlap(doc: Document):
@@ -357,22 +284,6 @@ def track_clip_overlap(doc: Document):
     "clip_start_reference_invalid",
     "error",
     G,
-    summary='data-start names a clip that does not exist, has no duration, or forms a cycle ("intro + 1").',
-    explanation="""
-`data-start` is seconds or a reference `clipId`, `clipId + s`, `clipId - s` meaning "after that clip ends". The
-referenced clip must exist in the same composition, have a data-duration, and references must not loop.
-Otherwise the clip's start is undefined and it never shows.
-""",
-    bad=comp(
-        '<h1 id="title" class="clip" data-start="0" data-duration="2" data-track-index="1">Hi</h1>\n'
-        '<h2 id="sub" class="clip" data-start="intro + 0.5" data-duration="1" data-track-index="2">Sub</h2>',
-        js='tl.from("#title", { opacity: 0 }, 0);\ntl.from("#sub", { opacity: 0 }, 2.5);',
-    ),
-    good=comp(
-        '<h1 id="title" class="clip" data-start="0" data-duration="2" data-track-index="1">Hi</h1>\n'
-        '<h2 id="sub" class="clip" data-start="title + 0.5" data-duration="1" data-track-index="2">Sub</h2>',
-        js='tl.from("#title", { opacity: 0 }, 0);\ntl.from("#sub", { opacity: 0 }, 2.5);',
-    ),
     fix_hint='Reference an existing clip id with a data-duration (e.g. data-start="title + 0.5") or use seconds.',
 )
 def clip_start_reference_invalid(doc: Document):
@@ -449,21 +360,6 @@ def _css_animated(doc: Document, element: Element) -> bool:
     "element_missing_entrance",
     "warning",
     G,
-    summary="A visible clip that starts after 0 s is never animated in: it pops onto the screen.",
-    explanation="""
-Every scene element should enter with an animation (fade, slide, scale) on the timeline. A clip that starts
-later without any tween on itself, a child or a parent simply appears at its first frame, which reads as a
-glitch. Media, audio, nested compositions and clips at 0 s are exempt; when a tween target cannot be resolved
-statically the rule stays silent.
-""",
-    bad=comp(
-        TITLE + '\n<h2 id="sub" class="clip" data-start="2" data-duration="2" data-track-index="2">Sub</h2>',
-        js=TITLE_IN,
-    ),
-    good=comp(
-        TITLE + '\n<h2 id="sub" class="clip" data-start="2" data-duration="2" data-track-index="2">Sub</h2>',
-        js=TITLE_IN + '\ntl.from("#sub", { opacity: 0, y: 20 }, 2);',
-    ),
     fix_hint='Add an entrance tween at the clip\'s start, e.g. tl.from("#id", { opacity: 0, y: 20 }, <start>).',
 )
 def element_missing_entrance(doc: Document):
@@ -492,21 +388,6 @@ def element_missing_entrance(doc: Document):
     "requestanimationframe_in_composition",
     "error",
     G,
-    summary="The script runs an animation loop on requestAnimationFrame (rAF calling a named callback).",
-    explanation="""
-A loop such as `function animate(ts) { requestAnimationFrame(animate); ... }` advances on the display clock,
-not the seeked timeline: what a frame shows depends on how long the page has been open, so two renders of the
-same composition differ (and distributed workers disagree). A one-shot deferral with an inline callback
-(`requestAnimationFrame(() => { measure(); register(); })`, as registry blocks use to wait for paint before
-building the timeline) is only a warning: it runs once before capture starts. Render case
-`raf_loop_two_workers`: the loop breaks chunked renders (4 of 8 frames differ with 2 workers).
-""",
-    bad=comp(
-        '<p id="n">0</p>',
-        js='let n = 0;\nfunction tick() {\n  document.getElementById("n").textContent = String(n++);\n'
-        "  requestAnimationFrame(tick);\n}\nrequestAnimationFrame(tick);",
-    ),
-    good=comp('<p id="n">0</p>', js='tl.to("#n", { x: 100 }, 0);'),
     fix_hint="Drive the motion from the GSAP timeline (tl.to / onUpdate) instead of requestAnimationFrame.",
     peer=True,
 )
@@ -533,12 +414,6 @@ def requestanimationframe_in_composition(doc: Document):
     "invalid_variable_values_json",
     "error",
     G,
-    summary="data-variable-values on a host is not valid JSON.",
-    explanation="The runtime parses data-variable-values with JSON.parse; invalid JSON drops every value and the "
-    'sub-composition shows its defaults (render case `variable_values_unquoted_keys`: `{title: "WORLD"}` '
-    "renders the default text in 8 of 8 frames).",
-    bad=comp('<div id="card" data-variable-values=\'{title: "Hi"}\'></div>'),
-    good=comp('<div id="card" data-variable-values=\'{"title": "Hi"}\'></div>'),
     fix_hint='Write strict JSON: {"name": "value"}.',
     peer=True,
 )
@@ -587,17 +462,6 @@ def _declared_variables(doc: Document) -> tuple[list[tuple[Element, object]], se
     "invalid_composition_variables_declaration",
     "error",
     G,
-    summary="data-composition-variables is not a JSON array of {id, type, label, default} declarations.",
-    explanation="""
-The runtime reads the declarations with JSON.parse and uses only an array: invalid JSON or an object drops every
-declaration, so no default is applied (render case `variables_declared_as_object`: the `data-var-text` element
-stays empty in 8 of 8 frames where the array shows its default) — an error. An array entry with an unknown
-`type` or without an `id` is a warning: the runtime applies each entry's default whatever its type (render case
-`variables_unknown_type`: frame-identical to type "string"); what it protects is Studio editing, whose
-variables panel needs a known type and an id to offer the field.
-""",
-    bad=comp("", head=""),  # replaced below
-    good=comp(""),
     fix_hint='Use a JSON array: [{"id": "title", "type": "string", "label": "Title", "default": "Hello"}].',
     peer=True,
     bad_also=("unknown_variable_binding",),  # with no readable declaration the binding names nothing declared
@@ -623,35 +487,10 @@ def invalid_composition_variables_declaration(doc: Document):
                     )
 
 
-_VARS_GOOD = '[{"id": "title", "type": "string", "label": "Title", "default": "Hello"}]'
-_VARS_OBJECT = '{"title": {"type": "string", "label": "Title", "default": "Hello"}}'
-invalid_composition_variables_declaration.bad = raw(
-    composition('<h1 id="title" data-var-text="title">Hello</h1>').replace(
-        '<html lang="en">', f"<html lang=\"en\" data-composition-variables='{_VARS_OBJECT}'>"
-    ),
-    f"<html data-composition-variables='{_VARS_OBJECT}'>  <!-- an object, not an array -->",
-)
-invalid_composition_variables_declaration.good = raw(
-    composition('<h1 id="title" data-var-text="title">Hello</h1>').replace(
-        '<html lang="en">', f"<html lang=\"en\" data-composition-variables='{_VARS_GOOD}'>"
-    ),
-    f"<html data-composition-variables='{_VARS_GOOD}'>",
-)
-
-
 @rule(
     "unknown_variable_binding",
     "warning",
     G,
-    summary="data-var-text / data-var-src names a variable that is not declared.",
-    explanation="Bindings are resolved against data-composition-variables; an unknown id never receives a value.",
-    bad=raw(
-        composition('<h1 id="title" data-var-text="headline">Hello</h1>').replace(
-            '<html lang="en">', f"<html lang=\"en\" data-composition-variables='{_VARS_GOOD}'>"
-        ),
-        '<h1 id="title" data-var-text="headline">Hello</h1>',
-    ),
-    good=invalid_composition_variables_declaration.good,
     fix_hint="Declare the variable in data-composition-variables or fix the id in the binding.",
     peer=True,
 )
@@ -674,14 +513,6 @@ def _uses_gsap(doc: Document) -> bool:
     "missing_data_no_timeline",
     "warning",
     G,
-    summary="A composition without any timeline is not marked data-no-timeline.",
-    explanation="Without a timeline registration the producer waits up to 45 s for one before rendering a static "
-    "composition. `data-no-timeline` on the root says there is none to wait for.",
-    bad=raw(
-        composition("", timeline=False).replace(" data-no-timeline", ""),
-        '<div id="root" data-composition-id="main" data-width="1920" data-height="1080" data-duration="4">',
-    ),
-    good=comp("", timeline=False),
     fix_hint="Add data-no-timeline to the root element (or register a timeline).",
     peer=True,
     bad_also=("missing_timeline_registry",),
@@ -723,12 +554,6 @@ _SPLIT_ATTR = lazy_compile(r"\[[\w-]+\s*=\s*(\"[^\"]*\"|'[^']*')\s+[\w-]+\s*=", 
     "split_data_attribute_selector",
     "error",
     G,
-    summary='A selector puts two attribute tests in one bracket: [data-a="x" data-b="y"].',
-    explanation="That is a selector syntax error: CSS drops the rule (render case `split_attribute_selector_css`: "
-    "the box keeps its old colour in 8 of 8 frames) and querySelector throws, so the script stops and the render "
-    "fails (case `split_attribute_selector_query`: the timeline never registers). Write one bracket per attribute.",
-    bad=comp('<p id="t" data-role="x">Hi</p>', css='[data-composition-id="main" data-role="x"] { color: red; }'),
-    good=comp('<p id="t" data-role="x">Hi</p>', css='[data-composition-id="main"][data-role="x"] { color: red; }'),
     fix_hint='Split it: [data-a="x"][data-b="y"].',
     peer=True,
 )
@@ -746,16 +571,6 @@ def split_data_attribute_selector(doc: Document):
     "template_literal_selector",
     "warning",
     G,
-    summary="querySelector is given a template literal with ${...}.",
-    explanation="""
-A selector built at runtime works in the render when the element exists: ``querySelector(`#box${n}`)`` renders
-frame-identical to ``querySelector("#box1")`` (render case `template_literal_query`), so this is a warning. What
-it protects is Studio editing and the linter itself: a built selector cannot be checked statically (target,
-transform and overlap rules skip it) and breaks silently when an id is renamed (in the markup or in Studio),
-leaving a `null` target.
-""",
-    bad=comp('<p id="t1">Hi</p>', js="const n = 1;\ntl.to(document.querySelector(`#t${n}`), { x: 10 }, 0);"),
-    good=comp('<p id="t1">Hi</p>', js='tl.to(document.querySelector("#t1"), { x: 10 }, 0);'),
     fix_hint="Use a static selector string (or select by a data attribute).",
     peer=True,
 )
@@ -783,10 +598,6 @@ def _file_lines(doc: Document) -> int:
     "composition_file_too_large",
     "warning",
     G,
-    summary="A composition file has more than 300 lines (not counting <style> contents).",
-    explanation="Large files are hard for people and agents to edit safely; split scenes into sub-compositions.",
-    bad=comp("\n".join(f'<p id="l{i}">{i}</p>' for i in range(MAX_LINES))),
-    good=comp("\n".join(f'<p id="l{i}">{i}</p>' for i in range(10))),
     fix_hint="Move scenes into compositions/<scene>.html and mount them with data-composition-src.",
     peer=True,
 )
@@ -842,14 +653,6 @@ def _declarations(doc: Document, element: Element):
     "negative_z_index",
     "warning",
     G,
-    summary="z-index below 0 without a stacking context on the parent: the element hides behind the root.",
-    explanation="A negative z-index paints under the nearest stacking context's background — usually the root's "
-    "background colour — so the element is invisible. A parent that creates a stacking context (isolation: "
-    "isolate, transform, filter, opacity below 1, a z-index on a positioned box, position fixed/sticky, "
-    "clip-path, masks, blend modes, contain: paint, will-change) keeps the child above that parent's background, "
-    "however the rule that gives it is written (a scoped `[data-composition-id] .cls` selector counts too).",
-    bad=comp('<div id="bg"></div>', css="#bg { position: absolute; z-index: -1; }"),
-    good=comp('<div id="bg"></div>', css="#root { isolation: isolate; }\n#bg { position: absolute; z-index: -1; }"),
     fix_hint="Add isolation: isolate to the parent (or use z-index >= 0).",
     peer=True,
 )
@@ -876,11 +679,6 @@ def negative_z_index(doc: Document):
     "root_zoom_rescales_a_fixed_canvas",
     "error",
     G,
-    summary="CSS zoom on html, body or the root rescales the fixed capture canvas.",
-    explanation="The capture viewport is data-width × data-height; zoom changes layout size so content is cropped "
-    "or shrunk in the render (render case `body_zoom`: body zoom 0.5 differs in 8 of 8 frames).",
-    bad=comp(css="body { zoom: 0.5; }"),
-    good=comp(css="body { margin: 0; }"),
     fix_hint="Remove zoom; size the root with data-width/data-height and CSS px.",
     peer=True,
 )
@@ -900,13 +698,6 @@ MAX_VIEWPORT = 4096
     "composition_exceeds_inspection_viewport_cap",
     "warning",
     G,
-    summary="data-width or data-height is above 4096 px.",
-    explanation="Snapshot and check tools clamp the viewport at 4096 px, so what they inspect is not what renders.",
-    bad=raw(
-        composition("").replace('data-width="1920" data-height="1080"', 'data-width="7680" data-height="4320"'),
-        '<div id="root" data-composition-id="main" data-width="7680" data-height="4320">',
-    ),
-    good=comp(""),
     fix_hint="Use a canvas of at most 4096 px per side and scale in the encoder if needed.",
     peer=True,
 )
@@ -924,14 +715,6 @@ def composition_exceeds_inspection_viewport_cap(doc: Document):
     "root_composition_missing_duration_source",
     "error",
     G,
-    summary="The root has no data-duration and nothing else defines the video's length.",
-    explanation="The render length comes from data-duration, or is inferred from a registered timeline, CSS "
-    "animations or timed clips. With none of them the renderer cannot know when to stop.",
-    bad=raw(
-        composition("", timeline=False).replace(' data-start="0" data-duration="4"', ' data-start="0"'),
-        '<div id="root" data-composition-id="main" data-width="1920" data-height="1080" data-no-timeline></div>',
-    ),
-    good=comp("", timeline=False),
     fix_hint='Add data-duration="<seconds>" to the root element.',
     peer=True,
 )
@@ -952,11 +735,6 @@ def root_composition_missing_duration_source(doc: Document):
     "standalone_composition_wrapped_in_template",
     "error",
     G,
-    summary="A standalone composition (index.html) is wrapped in <template>.",
-    explanation="Only sub-compositions mounted with data-composition-src use a <template> wrapper; the runtime "
-    "cannot play a top-level composition whose content is inert template content.",
-    bad=raw(SUB, '<template>\n  <div data-composition-id="intro" ...>...</div>\n</template>'),
-    good=comp(""),
     fix_hint="Remove the <template> wrapper and write a full document: <!doctype html><html><body>...</body></html>.",
     peer=True,
 )
@@ -971,19 +749,6 @@ def standalone_composition_wrapped_in_template(doc: Document):
     "root_composition_missing_html_wrapper",
     "warning",
     G,
-    summary="A standalone composition is a bare fragment without <!doctype html>/<html>.",
-    explanation="""
-The renderer wraps a fragment itself: a bare `<div data-composition-id>` index.html with its style and script
-renders frame-identical to the same content in a full document (render case `bare_fragment_root`), so this is
-not an error. What it protects is preview and every tool that opens the file directly: a browser renders a
-fragment in quirks mode (box sizes, line heights and table layout differ from the standards mode the renderer
-uses), so what the author previews is not what renders. Write a full document.
-""",
-    bad=raw(
-        '<div id="root" data-composition-id="main" data-width="1920" data-height="1080" data-duration="4" '
-        "data-no-timeline></div>\n"
-    ),
-    good=comp(""),
     fix_hint='Wrap it: <!doctype html><html><head><meta charset="utf-8"></head><body>...</body></html>.',
     peer=True,
 )
@@ -1002,20 +767,6 @@ def root_composition_missing_html_wrapper(doc: Document):
     "timed_element_missing_track_index",
     "warning",
     G,
-    summary="A timed element (data-start) has no data-track-index.",
-    explanation="""
-The renderer shows the clip either way (render case `timed_element_missing_track_index`: frame-identical with
-and without the attribute). What the track index protects is editing and the timing checks: Studio puts each
-clip on a lane by its index, and same-track overlap (`track_clip_overlap`) can only be checked for clips that say
-which track they are on. Give every timed element of a composition its lane.
-""",
-    bad=comp(
-        '<h1 id="t" class="clip" data-start="0" data-duration="2">Hi</h1>', js='tl.from("#t", { opacity: 0 }, 0);'
-    ),
-    good=comp(
-        '<h1 id="t" class="clip" data-start="0" data-duration="2" data-track-index="1">Hi</h1>',
-        js='tl.from("#t", { opacity: 0 }, 0);',
-    ),
     fix_hint='Add data-track-index="N" (one lane per set of clips that never overlap).',
 )
 def timed_element_missing_track_index(doc: Document):
@@ -1034,30 +785,6 @@ REMOTE_URL = lazy_compile(r"^(?:https?:)?//", re.I)
     "remote_dependency_offline",
     "info",
     G,
-    summary="A script, stylesheet or font is loaded from the network (CDN).",
-    explanation="""
-Renders need the network for it: offline, behind a proxy, or when the CDN is down, a remote GSAP script fails to
-load, the composition script throws and the render fails (render case `remote_gsap_offline`: the renderer gives
-up waiting for the timeline); a remote font falls back to another face. Online it works, and the docs' own
-examples load GSAP from a CDN, so this is information: for offline or reproducible renders copy the file into the
-project (`npm install gsap` then `assets/gsap.min.js`; fonts as local @font-face files).
-""",
-    bad=project(
-        {
-            "index.html": composition('<h1 id="t">Hi</h1>')
-            .replace(GSAP_CDN, "assets/gsap.min.js")
-            .replace("</head>", '<link rel="stylesheet" href="https://fonts.example.org/brand.css">\n</head>'),
-            "assets/gsap.min.js": "/* local copy */",
-        },
-        '<link rel="stylesheet" href="https://fonts.example.org/brand.css">',
-    ),
-    good=project(
-        {
-            "index.html": composition('<h1 id="t">Hi</h1>').replace(GSAP_CDN, "assets/gsap.min.js"),
-            "assets/gsap.min.js": "/* local copy */",
-        },
-        '<script src="assets/gsap.min.js"></script>  <!-- copied from npm gsap -->',
-    ),
     fix_hint="Copy the file into the project (e.g. assets/gsap.min.js from npm gsap) and reference it locally.",
     opt_in=True,
 )

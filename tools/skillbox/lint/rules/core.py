@@ -8,27 +8,17 @@ from skillbox.lint.document import Document
 from skillbox.lint.linked import linked_script_models
 from skillbox.lint.patterns import lazy_compile
 from skillbox.lint.registry import Edit, Hit, rule
-from skillbox.lint.samples import HOST, SUB, comp, composition, project, raw
 
 G = "core"
 _SLASH_STAR_COMMENT = lazy_compile(r"/\*.*?\*/", re.S, needs=("/*",))
 _SCOPED_ID = lazy_compile(r"\[data-composition-id=[\"']?([^\"'\]]+)[\"']?\]", needs=("[data-composition-id=",))
 _RANDOM_STRING = lazy_compile(r"^(?:[+\-*/]=)?\s*random\(", needs=("random(",))  # GSAP's "random(...)" values
 
-PARSE_BAD = raw("This is a plain text note, not a composition.\n")
-
 
 @rule(
     "parse_error",
     "error",
     G,
-    summary="The file cannot be read as an HTML composition (binary, empty, not HTML, too large).",
-    explanation="""
-Every other rule needs a parsed document. Binary files, empty files, text without a single HTML element and
-files over 10 MB are reported with this code instead of being linted (nothing else is reported for that file).
-""",
-    bad=PARSE_BAD,
-    good=comp('<h1 id="title" class="clip" data-start="0" data-duration="4" data-track-index="1">Hello</h1>'),
     fix_hint="Point the linter at the composition's .html file (UTF-8 HTML with a root element).",
 )
 def parse_error(doc: Document):
@@ -39,17 +29,6 @@ def parse_error(doc: Document):
     "root_missing_composition_id",
     "error",
     G,
-    summary="The root element has no data-composition-id.",
-    explanation="""
-The root is the `<body>` when it carries composition attributes, else the first element in `<body>` (a leading
-`<svg>` defs block without composition attributes is skipped). Its `data-composition-id` is the key the renderer
-looks up in `window.__timelines`; without it nothing is seeked and the video renders frozen.
-""",
-    bad=raw(
-        composition("").replace(' data-composition-id="main"', ""),
-        '<div id="root" data-width="1920" data-height="1080" data-start="0" data-duration="4"></div>',
-    ),
-    good=comp(""),
     fix_hint='Add data-composition-id="<id>" to the root element, matching the window.__timelines key.',
     peer=True,
 )
@@ -62,16 +41,6 @@ def root_missing_composition_id(doc: Document):
     "root_missing_dimensions",
     "error",
     G,
-    summary="The root element lacks data-width or data-height.",
-    explanation="""
-`data-width` and `data-height` set the capture viewport in pixels. Without them the renderer falls back to a
-default size and the layout you designed is cropped or letterboxed.
-""",
-    bad=raw(
-        composition("").replace(' data-height="1080"', ""),
-        '<div id="root" data-composition-id="main" data-width="1920"></div>',
-    ),
-    good=comp(""),
     fix_hint='Add data-width="1920" data-height="1080" (your canvas size in px) to the root element.',
     peer=True,
 )
@@ -96,20 +65,6 @@ def _registry_used(doc: Document) -> bool:
     "missing_timeline_registry",
     "error",
     G,
-    summary="No window.__timelines registration anywhere in a standalone composition.",
-    explanation="""
-The renderer finds the timeline to seek in `window.__timelines["<composition id>"]`. A composition that builds
-a timeline but never registers it renders its first frame for the whole video; one without any timeline makes
-the producer wait 45 s for a registration. Sub-compositions, template files and roots marked `data-no-timeline`
-are exempt.
-""",
-    bad=raw(
-        composition("", js="")
-        .replace('window.__timelines["main"] = tl;\n', "")
-        .replace("window.__timelines = window.__timelines || {};\n", ""),
-        "<script>\nconst tl = gsap.timeline({ paused: true });\n</script>",
-    ),
-    good=comp(""),
     fix_hint='Register the timeline: window.__timelines = window.__timelines || {}; window.__timelines["<id>"] = tl; '
     "(a composition without animation: add data-no-timeline to the root).",
     peer=True,
@@ -130,20 +85,6 @@ def missing_timeline_registry(doc: Document):
     "timeline_id_mismatch",
     "warning",
     G,
-    summary="A window.__timelines key does not match any data-composition-id (including a nested host's id).",
-    explanation="""
-The runtime looks up `window.__timelines[id]` for each element with `data-composition-id="id"`. With a single
-timeline under the wrong key the renderer still found and seeked it (render case `timeline_id_mismatch`:
-frame-identical to the right key), so this is a warning. What it protects: compositions with several timelines
-(which one drives which scene), a sub-composition loaded by a host (`data-composition-src`, whose root id and
-timeline key must both equal the host's `data-composition-id`; not render-verified here), and Studio, which
-addresses timelines by id.
-""",
-    bad=raw(
-        composition("").replace('window.__timelines["main"]', 'window.__timelines["intro"]'),
-        '<div id="root" data-composition-id="main" ...>\n<script>window.__timelines["intro"] = tl;</script>',
-    ),
-    good=comp(""),
     fix_hint='Use the root\'s data-composition-id as the key: window.__timelines["<data-composition-id>"] = tl.',
     peer=True,
 )
@@ -177,12 +118,6 @@ def timeline_id_mismatch(doc: Document):
     "css_parse_error",
     "error",
     G,
-    summary="A <style> block has a CSS syntax error (unbalanced braces, stray tokens).",
-    explanation="""
-The browser drops everything after an unclosed block, so later rules silently stop applying in the render.
-""",
-    bad=comp(css="#title { color: white;\n.sub { color: gray; }", body='<p id="sub" class="sub">Hi</p>'),
-    good=comp(css="#title { color: white; }\n.sub { color: gray; }", body='<p id="sub" class="sub">Hi</p>'),
     fix_hint="Close every { with } and remove stray characters in the <style> block.",
     peer=True,
 )
@@ -209,10 +144,6 @@ def selector_ids(selector: str) -> list[str]:
     "repeated_id_descendant_selector",
     "error",
     G,
-    summary="A selector such as `#a #a` repeats one id as its own descendant and can never match.",
-    explanation="An id is unique, so `#a #a` matches nothing; the styles meant for the element never apply.",
-    bad=comp('<p id="a">Hi</p>', css="#a #a { color: red; }"),
-    good=comp('<p id="a">Hi</p>', css="#a { color: red; }"),
     fix_hint="Drop the repeated id from the selector.",
     peer=True,
 )
@@ -231,10 +162,6 @@ def repeated_id_descendant_selector(doc: Document):
     "visible_markup_comment",
     "error",
     G,
-    summary="A `/* ... */` comment written in HTML text renders on screen.",
-    explanation="CSS/JS comment syntax is plain text in HTML and shows up in the video. Use `<!-- ... -->`.",
-    bad=comp('<div id="card">/* title card */<h1>Hi</h1></div>'),
-    good=comp('<div id="card"><!-- title card --><h1>Hi</h1></div>'),
     fix_hint="Use an HTML comment <!-- ... --> or delete the text.",
     peer=True,
 )
@@ -248,10 +175,6 @@ def visible_markup_comment(doc: Document):
     "invalid_inline_script_syntax",
     "error",
     G,
-    summary="An inline <script> has a JavaScript syntax error, so none of it runs.",
-    explanation="One syntax error stops the whole script: no timeline is built or registered.",
-    bad=comp(js='tl.to("#root", { opacity: 1 }, 0;'),
-    good=comp(js='tl.to("#root", { opacity: 1 }, 0);'),
     fix_hint="Fix the JavaScript syntax error at the reported position.",
     peer=True,
 )
@@ -265,19 +188,6 @@ def invalid_inline_script_syntax(doc: Document):
     "host_missing_composition_id",
     "warning",
     G,
-    summary="An element with data-composition-src has no data-composition-id.",
-    explanation="The runtime mounts the sub-composition under the host's id and seeks the timeline of that id. "
-    "hyperframes 0.8.170 falls back to the sub-composition's own root id: a host without the attribute rendered "
-    "frame-identical (render case `host_missing_composition_id`). A warning: it protects hosts that mount one file "
-    "twice or under another id, and Studio, which addresses the mount by id.",
-    bad=project(
-        {"index.html": composition(HOST.replace(' data-composition-id="intro"', "")), "compositions/intro.html": SUB},
-        '<div id="intro" data-composition-src="compositions/intro.html" data-start="0" ...></div>',
-    ),
-    good=project(
-        {"index.html": composition(HOST), "compositions/intro.html": SUB},
-        '<div id="intro" data-composition-id="intro" data-composition-src="compositions/intro.html" ...></div>',
-    ),
     fix_hint='Add data-composition-id="<id>" to the host, equal to the sub-composition\'s root id.',
     peer=True,
 )
@@ -293,10 +203,6 @@ def host_missing_composition_id(doc: Document):
     "scoped_css_missing_wrapper",
     "warning",
     G,
-    summary='CSS scoped with [data-composition-id="x"] but no element has that id.',
-    explanation="The scoped rules never match anything, usually after renaming a composition.",
-    bad=comp('<p id="t">Hi</p>', css='[data-composition-id="intro"] #t { color: red; }'),
-    good=comp('<p id="t">Hi</p>', css='[data-composition-id="main"] #t { color: red; }'),
     fix_hint="Use the data-composition-id that exists in this file in the CSS scope.",
     peer=True,
 )
@@ -317,11 +223,6 @@ def scoped_css_missing_wrapper(doc: Document):
     "studio_missing_editable_id",
     "warning",
     G,
-    summary="A timed element (data-start / data-track-index / data-composition-src) has no id.",
-    explanation="Editors and the render pipeline address clips by id; a clip without one cannot be edited or "
-    "tracked across re-renders.",
-    bad=comp('<h1 class="clip" data-start="0" data-duration="2" data-track-index="1">Hi</h1>'),
-    good=comp('<h1 id="title" class="clip" data-start="0" data-duration="2" data-track-index="1">Hi</h1>'),
     fix_hint='Give the element a unique id, e.g. id="title".',
     peer=True,
 )
@@ -347,17 +248,6 @@ NON_DETERMINISTIC = {
     "non_deterministic_code",
     "error",
     G,
-    summary="The script reads the wall clock or an unseeded random source (Math.random, Date.now, new Date()).",
-    explanation="""
-Frames are rendered out of order, in several processes. A value that changes between runs makes frames disagree:
-render case `math_random_twice` (bench/lint_render_cases.py) places a box with `Math.random()`, and two renders of
-the same file differ in 8 of 8 frames. The clock is different: the renderer freezes it at the Unix epoch, so
-`Date.now()` / `new Date()` are the same in every render but wrong — render case `new_date_twice` shows
-`new Date().toISOString()` as 1970-01-01T00:00:00.000Z in every frame. A "today's date" card shows 1970. Use a
-seeded PRNG, times derived from the timeline, and dates passed in as literals or composition variables.
-""",
-    bad=comp('<p id="n">0</p>', js='tl.to("#n", { x: Math.random() * 100 }, 0);'),
-    good=comp('<p id="n">0</p>', js='tl.to("#n", { x: 42 }, 0);'),
     fix_hint="Replace it with a seeded PRNG (e.g. mulberry32(42)) or a constant; derive time from the timeline.",
     peer=True,
 )
@@ -391,11 +281,6 @@ def non_deterministic_code(doc: Document):
     "id_requires_css_escape",
     "warning",
     G,
-    summary="An id starts with a digit, so `#1abc` is not a valid selector.",
-    explanation="`document.querySelector('#1abc')` throws; GSAP selectors and CSS rules silently fail. When such "
-    "a selector is actually used the finding is an error.",
-    bad=comp('<p id="1st">Hi</p>'),
-    good=comp('<p id="first">Hi</p>'),
     fix_hint='Rename the id to start with a letter (e.g. id="s1").',
     peer=True,
 )
@@ -417,11 +302,6 @@ def id_requires_css_escape(doc: Document):
     "css_transition_used",
     "warning",
     G,
-    summary="A CSS `transition` runs on the browser clock and is not seekable.",
-    explanation="The renderer seeks frames; CSS transitions progress in wall time, so frames show random "
-    "in-between states. Animate with the GSAP timeline instead.",
-    bad=comp('<p id="t">Hi</p>', css="#t { transition: opacity 0.3s; }"),
-    good=comp('<p id="t">Hi</p>', css="#t { opacity: 1; }"),
     fix_hint="Remove the transition and animate the property on the timeline (tl.to).",
     peer=True,
 )
@@ -448,23 +328,6 @@ def css_transition_used(doc: Document):
     "duplicate_id",
     "error",
     G,
-    summary="The same id appears on two elements (SVG defs included).",
-    explanation="""
-`getElementById`, GSAP selectors and SVG references such as `fill="url(#grad)"` bind to the first element with
-the id; the second scene silently uses the first scene's gradient, mask or clip (render case
-`duplicate_svg_gradient_id`: two SVGs each defining gradient "g" paint the second shape with the first one's
-colours, 8 of 8 frames differ from unique ids). Ids must be unique across the assembled page, including inline
-SVG `<defs>`. (Duplicate ids on two media elements are reported as
-`duplicate_media_id`.)
-""",
-    bad=comp(
-        '<svg id="a"><defs><linearGradient id="g"></linearGradient></defs></svg>\n'
-        '<svg id="b"><defs><linearGradient id="g"></linearGradient></defs></svg>'
-    ),
-    good=comp(
-        '<svg id="a"><defs><linearGradient id="g1"></linearGradient></defs></svg>\n'
-        '<svg id="b"><defs><linearGradient id="g2"></linearGradient></defs></svg>'
-    ),
     fix_hint='Rename one of the elements (and every url(#id) / href="#id" that refers to it).',
 )
 def duplicate_id(doc: Document):
@@ -485,20 +348,6 @@ def duplicate_id(doc: Document):
     "timeline_not_paused",
     "warning",
     G,
-    summary="A composition timeline is created without { paused: true } (children added to a parent are exempt).",
-    explanation="""
-The renderer pauses and seeks the registered timeline itself: an unpaused registered timeline rendered
-frame-identical to a paused one (render case `unpaused_registered_timeline`), so this is a warning. What it
-protects is the preview: opened in a browser or the Studio player, an unpaused timeline starts playing on the wall
-clock at load, ahead of the scrub position. A child timeline that is `tl.add(child)`-ed into a parent (or returned
-from a builder) must stay unpaused — a paused child never plays inside its parent (render case
-`paused_child_added_to_parent`: 7 of 8 frames differ) — so the rule and its fix skip those.
-""",
-    bad=raw(
-        composition("").replace("gsap.timeline({ paused: true })", "gsap.timeline()"),
-        "<script>\nconst tl = gsap.timeline();\n</script>",
-    ),
-    good=comp(""),
     fix_hint="Create it paused: gsap.timeline({ paused: true }).",
 )
 def timeline_not_paused(doc: Document):
@@ -559,14 +408,6 @@ PLAY_METHODS = {"play", "resume", "restart", "reverse"}
     "timeline_play_called",
     "warning",
     G,
-    summary="The script calls tl.play() (or resume/restart/reverse) on a composition timeline.",
-    explanation="""
-HyperFrames owns playback: it seeks the timeline for every frame, and a render with `tl.play()` came out
-frame-identical to one without (render case `unpaused_timeline_and_play`). What it protects is the preview and
-Studio: there the call starts wall-clock playback that runs ahead of the scrub position. Delete the call.
-""",
-    bad=comp('<p id="t">Hi</p>', js='tl.from("#t", { opacity: 0 }, 0);\ntl.play();'),
-    good=comp('<p id="t">Hi</p>', js='tl.from("#t", { opacity: 0 }, 0);'),
     fix_hint="Delete the call; the renderer seeks the timeline itself.",
 )
 def timeline_play_called(doc: Document):
@@ -579,24 +420,6 @@ def timeline_play_called(doc: Document):
     "timeline_created_async",
     "warning",
     G,
-    summary="The timeline is created or registered inside setTimeout, a promise callback or an event handler.",
-    explanation="""
-The renderer waits for `window.__timelines` to be filled (it polls its readiness gate), so a timeline built and
-registered in `setTimeout(..., 50)` or `document.fonts.ready.then` rendered frame-identical to a synchronous one
-(render cases `built_in_set_timeout`, `built_in_fonts_ready`). It is a warning: what it protects is a race —
-a callback that never fires or fires after the readiness timeout (a slow `fetch`, an event that never comes)
-leaves the composition unregistered, and Studio reads the registry at load. Build and register synchronously
-at the top level when nothing needs to wait.
-""",
-    bad=raw(
-        composition("", js="").replace(
-            'const tl = gsap.timeline({ paused: true });\n\nwindow.__timelines["main"] = tl;\n',
-            'setTimeout(() => {\n  const tl = gsap.timeline({ paused: true });\n  window.__timelines["main"] = tl;\n'
-            "}, 0);\n",
-        ),
-        'setTimeout(() => {\n  const tl = gsap.timeline({ paused: true });\n  window.__timelines["main"] = tl;\n}, 0);',
-    ),
-    good=comp(""),
     fix_hint="Move gsap.timeline({ paused: true }) and the window.__timelines assignment to the top level.",
 )
 def timeline_created_async(doc: Document):
@@ -613,18 +436,6 @@ def timeline_created_async(doc: Document):
     "timeline_registry_missing_init",
     "info",
     G,
-    summary="window.__timelines[...] is assigned without first initialising window.__timelines.",
-    explanation="""
-The HyperFrames runtime creates `window.__timelines` before it runs composition scripts, so inside HyperFrames
-this is harmless (the official blank template relies on it). Opened any other way — the file straight in a
-browser, a test harness, another player — the assignment throws `TypeError` and the rest of the script stops.
-Initialising defensively costs one line: `window.__timelines = window.__timelines || {};`.
-""",
-    bad=raw(
-        composition("").replace("window.__timelines = window.__timelines || {};\n", ""),
-        'const tl = gsap.timeline({ paused: true });\nwindow.__timelines["main"] = tl;',
-    ),
-    good=comp(""),
     fix_hint="Add `window.__timelines = window.__timelines || {};` before the first registration.",
 )
 def timeline_registry_missing_init(doc: Document):
@@ -649,13 +460,6 @@ def _fix_registry_init(doc: Document, hit: Hit) -> list[Edit]:
     "unbalanced_style_tags",
     "error",
     G,
-    summary="A <style> element is never closed, or a stray </style> appears.",
-    explanation="An unclosed `<style>` swallows the markup after it as CSS text: those elements vanish.",
-    bad=raw(
-        composition("").replace("</head>", "<style>\n#root { color: white; }\n</head>"),
-        "<style>\n#root { color: white; }\n</head>",
-    ),
-    good=comp(css="#root { color: white; }"),
     fix_hint="Close the <style> element with </style> (or remove the stray end tag).",
     peer=True,
 )
@@ -675,11 +479,6 @@ def unbalanced_style_tags(doc: Document):
     "root_dimensions_mismatch",
     "warning",
     G,
-    summary="html/body CSS size disagrees with the root's data-width/data-height.",
-    explanation="The capture viewport is data-width × data-height; a body sized differently is cropped or shows "
-    "an empty band.",
-    bad=comp(css="body { width: 1280px; height: 720px; }"),
-    good=comp(css="body { width: 1920px; height: 1080px; }"),
     fix_hint="Make html/body width/height equal the root's data-width/data-height (or drop the CSS size).",
     peer=True,
 )
@@ -706,11 +505,6 @@ def root_dimensions_mismatch(doc: Document):
     "html_dir_attribute_breaks_render",
     "warning",
     G,
-    summary='<html dir="rtl"> has produced blank renders.',
-    explanation="Right-to-left direction on the document flips the capture origin; renders came out blank "
-    "(HyperFrames issue #1934). Set `direction: rtl` on the text elements instead.",
-    bad=raw(composition("").replace('<html lang="en">', '<html lang="ar" dir="rtl">'), '<html lang="ar" dir="rtl">'),
-    good=comp('<p id="t" dir="rtl">مرحبا</p>'),
     fix_hint='Remove dir="rtl" from <html>; set dir="rtl" or direction: rtl on the text elements.',
 )
 def html_dir_attribute_breaks_render(doc: Document):
@@ -723,11 +517,6 @@ def html_dir_attribute_breaks_render(doc: Document):
     "unclosed_tag_swallowed_element",
     "error",
     G,
-    summary="A start tag is missing its `>`, so the next element is swallowed as attribute text.",
-    explanation='`<div class="card"<p>Hi</p>` makes the browser read `<p` as an attribute name: the paragraph '
-    "never exists and everything that targets it silently fails.",
-    bad=comp('<div id="card" class="card"<p id="t">Hi</p></div>'),
-    good=comp('<div id="card" class="card"><p id="t">Hi</p></div>'),
     fix_hint="Close the start tag with `>` before the next `<`.",
     peer=True,
 )

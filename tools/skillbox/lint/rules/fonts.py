@@ -6,7 +6,6 @@ from skillbox.lint.css import font_families
 from skillbox.lint.document import Document
 from skillbox.lint.patterns import lazy_compile
 from skillbox.lint.registry import Hit, rule
-from skillbox.lint.samples import comp
 
 G = "fonts"
 GENERIC = {
@@ -30,7 +29,6 @@ SYSTEM_ALIASED = {
     "trebuchet ms", "courier", "courier new", "segoe ui", "-apple-system", "blinkmacsystemfont", "sf pro",
     "sf pro display", "sf pro text", "calibri", "cambria",
 }  # fmt: skip
-TITLE = '<h1 id="title">Hello</h1>'
 GOOGLE_FONTS_URL = lazy_compile(r"""https?://fonts\.googleapis\.com/[^"')\s]+""", needs=("://fonts.googleapis.com/",))
 # `font: [style] [weight] SIZE[/LINE-HEIGHT] FAMILY, ...` — the family list follows the size.
 FONT_SHORTHAND = lazy_compile(r"(?:^|\s)[\d.]+(?:px|em|rem|pt|%|vw|vh|vmin|vmax|ex|ch)(?:\s*/\s*[\w.%]+)?\s+(.+)$")
@@ -68,18 +66,6 @@ def _loaded_families(doc: Document) -> set[str]:
     "font_family_without_font_face",
     "error",
     G,
-    summary="font-family names a font that is neither bundled with the renderer nor declared with @font-face.",
-    explanation="Render workers do not have your desktop fonts; the text falls back to a different face with "
-    "different metrics, so line breaks and layout change in the video. Render case "
-    "`font_without_font_face_falls_back`: `'Brand Sans', serif` renders in the system's Times-like serif (not even "
-    "the renderer's bundled face a plain `serif` gets).",
-    bad=comp(TITLE, css='#title { font-family: "Brand Sans", sans-serif; }'),
-    good=comp(
-        TITLE,
-        css='@font-face { font-family: "Brand Sans"; src: url("assets/brand.woff2"); }\n'
-        '#title { font-family: "Brand Sans", sans-serif; }',
-        assets=("assets/brand.woff2",),
-    ),
     fix_hint="Add an @font-face with a local font file, load it from Google Fonts, or use a bundled family.",
     peer=True,
 )
@@ -113,12 +99,6 @@ def font_family_without_font_face(doc: Document):
     "system_font_will_alias",
     "info",
     G,
-    summary="A system font (Arial, Helvetica, Segoe UI...) is aliased to a look-alike on render workers.",
-    explanation="Linux render workers substitute metric-compatible fonts for desktop system fonts; the result is "
-    "close but not identical to your preview. Opt-in (it matters for distributed renders, where system-font "
-    "capture is off): `skillbox lint --select system_font_will_alias` or select it in [tool.skillbox.lint].",
-    bad=comp(TITLE, css="#title { font-family: Helvetica, sans-serif; }"),
-    good=comp(TITLE, css="#title { font-family: Inter, sans-serif; }"),
     fix_hint="Use a bundled family (e.g. Inter) or ship the font with @font-face.",
     peer=True,
     opt_in=True,
@@ -135,15 +115,6 @@ def system_font_will_alias(doc: Document):
     "font_file_not_found",
     "error",
     G,
-    summary="An @font-face src url() points at a local file that does not exist.",
-    explanation="The font silently fails to load and the text renders in the fallback family (render case "
-    "`font_file_missing`: 8 of 8 frames differ from the same project with the font file present).",
-    bad=comp(
-        TITLE,
-        css='@font-face { font-family: "Brand Sans"; src: url("assets/brand.woff2"); }\n'
-        '#title { font-family: "Brand Sans", sans-serif; }',
-    ),
-    good=font_family_without_font_face.good,
     fix_hint="Add the font file to the project or fix the path (project-root relative).",
 )
 def font_file_not_found(doc: Document):

@@ -8,15 +8,9 @@ from skillbox.lint import paths as fs
 from skillbox.lint.document import Document, Element
 from skillbox.lint.patterns import lazy_compile
 from skillbox.lint.registry import Edit, Hit, rule
-from skillbox.lint.samples import comp
 from skillbox.lint.timing import add_attribute_edit, elements_matching, remove_attribute_edit, selector_for_object
 
 G = "media"
-CLIP = "assets/clip.mp4"
-VOICE = "assets/voice.mp3"
-V_ATTRS = 'id="v" src="assets/clip.mp4" data-start="0" data-duration="4" data-track-index="0"'
-GOOD_VIDEO = f"<video {V_ATTRS} muted playsinline></video>"
-GOOD_AUDIO = '<audio id="vo" src="assets/voice.mp3" data-start="0" data-duration="4" data-track-index="2"></audio>'
 VIDEO_EXT = {".mp4", ".webm", ".mov", ".m4v", ".mkv", ".ogv"}
 AUDIO_EXT = {".mp3", ".wav", ".m4a", ".aac", ".ogg", ".oga", ".flac", ".opus"}
 IMAGE_EXT = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".avif", ".bmp"}
@@ -43,13 +37,6 @@ def _ext(url: str) -> str:
     "video_missing_muted",
     "error",
     G,
-    summary='A timed <video> is neither muted nor declares data-has-audio="true".',
-    explanation="""
-Browsers refuse to autoplay unmuted video, so the preview freezes; and the renderer mixes sound from `<audio>`
-clips. Mark silent video `muted`; if its soundtrack should be heard, declare `data-has-audio="true"` instead.
-""",
-    bad=comp(f"<video {V_ATTRS} playsinline></video>", assets=(CLIP,)),
-    good=comp(GOOD_VIDEO, assets=(CLIP,)),
     fix_hint='Add the muted attribute (or data-has-audio="true" if the video\'s own sound must play).',
     peer=True,
 )
@@ -69,12 +56,6 @@ def _fix_muted(doc: Document, hit: Hit) -> list[Edit]:
     "video_muted_with_declared_audio",
     "warning",
     G,
-    summary='A <video> is both muted and data-has-audio="true".',
-    explanation="The two say opposite things. The renderer follows data-has-audio: an mp4 render of such a clip "
-    "carries its sound (-21 dB mean for a sine test clip), while the browser preview plays it muted — the preview "
-    "and the video disagree. A warning: decide which one you mean.",
-    bad=comp(f'<video {V_ATTRS} muted data-has-audio="true" playsinline></video>', assets=(CLIP,)),
-    good=comp(f'<video {V_ATTRS} data-has-audio="true" playsinline></video>', assets=(CLIP,)),
     fix_hint='Remove muted if the sound should play, else remove data-has-audio="true".',
     peer=True,
 )
@@ -88,15 +69,6 @@ def video_muted_with_declared_audio(doc: Document):
     "media_missing_id",
     "warning",
     G,
-    summary="A timed <video>/<audio> has no id.",
-    explanation="Studio and the media pipeline address clips by id. hyperframes 0.8.170 renders an id-less timed "
-    "video frame-identical to one with an id (render case `media_missing_id`, bench/lint_render_cases.py), so this "
-    "is a warning: it protects Studio editing and older renderers that paired media with decoded frames by id.",
-    bad=comp(
-        '<video src="assets/clip.mp4" data-start="0" data-duration="4" data-track-index="0" muted playsinline></video>',
-        assets=(CLIP,),
-    ),
-    good=comp(GOOD_VIDEO, assets=(CLIP,)),
     fix_hint='Give the media element a unique id, e.g. id="bg-video".',
     peer=True,
     bad_also=("studio_missing_editable_id",),
@@ -111,16 +83,6 @@ def media_missing_id(doc: Document):
     "media_missing_data_start",
     "warning",
     G,
-    summary="A <video>/<audio> with a src has no data-start.",
-    explanation="""
-The renderer starts untimed media at 0: a `<video>` without data-start renders frame-identical to the same clip
-with `data-start="0"` (render case `video_without_data_start`), and an `<audio>` without it is mixed at the same
-level (-21.1 dB mean in both mp4 renders, case `audio_without_data_start`). So this is a warning. What it protects
-is Studio editing and the timing checks: a clip without data-start has no place on the timeline, so it cannot be
-moved or trimmed there and overlap checks cannot see it. Say when it starts.
-""",
-    bad=comp('<audio id="vo" src="assets/voice.mp3" data-duration="4" data-track-index="2"></audio>', assets=(VOICE,)),
-    good=comp(GOOD_AUDIO, assets=(VOICE,)),
     fix_hint='Add data-start="<seconds>" (and data-duration) to the media element.',
     peer=True,
 )
@@ -142,11 +104,6 @@ def _has_source(element: Element) -> bool:
     "media_missing_src",
     "error",
     G,
-    summary="A timed <video>/<audio> has no src (and no <source>, no data-var-src).",
-    explanation="A clip with nothing to play renders black or silent for its whole window (render case "
-    "`video_without_src`: one blank frame for the whole clip, 8 of 8 differ from the clip with its src).",
-    bad=comp('<audio id="vo" data-start="0" data-duration="4" data-track-index="2"></audio>'),
-    good=comp(GOOD_AUDIO, assets=(VOICE,)),
     fix_hint='Add src="assets/<file>" to the media element.',
     peer=True,
 )
@@ -160,11 +117,6 @@ def media_missing_src(doc: Document):
     "self_closing_media_tag",
     "error",
     G,
-    summary="<video .../> or <audio .../> is written self-closing.",
-    explanation="HTML has no self-closing media tags: `<video/>` stays open and swallows the following elements "
-    "as fallback content, which never renders.",
-    bad=comp(f"<video {V_ATTRS} muted playsinline />", assets=(CLIP,)),
-    good=comp(GOOD_VIDEO, assets=(CLIP,)),
     fix_hint="Write an explicit closing tag: <video ...></video>.",
     peer=True,
 )
@@ -189,13 +141,6 @@ def _fix_self_closing(doc: Document, hit: Hit) -> list[Edit]:
     "placeholder_media_url",
     "error",
     G,
-    summary="A media/image src points at a placeholder domain (example.com, placehold.co, ...).",
-    explanation="Placeholder URLs 404 or return a stock image at render time; the clip is blank.",
-    bad=comp(
-        '<video id="v" src="https://example.com/clip.mp4" data-start="0" data-duration="4" '
-        'data-track-index="0" muted playsinline></video>'
-    ),
-    good=comp(GOOD_VIDEO, assets=(CLIP,)),
     fix_hint="Use a real local file under the project (e.g. assets/clip.mp4).",
     peer=True,
 )
@@ -211,13 +156,6 @@ def placeholder_media_url(doc: Document):
     "base64_media_prohibited",
     "error",
     G,
-    summary="Audio or video is inlined as a base64 data: URI.",
-    explanation="Inline media bloats the page the renderer loads in every worker and cannot be seeked reliably.",
-    bad=comp(
-        '<audio id="vo" src="data:audio/mp3;base64,SUQzBAAAAAAAI1RTU0UAAAAPAAADTGF2ZjU4" data-start="0" '
-        'data-duration="4" data-track-index="2"></audio>'
-    ),
-    good=comp(GOOD_AUDIO, assets=(VOICE,)),
     fix_hint="Save the media as a file in the project and reference it by path.",
     peer=True,
 )
@@ -233,11 +171,6 @@ def base64_media_prohibited(doc: Document):
     "media_preload_none",
     "warning",
     G,
-    summary='preload="none" on a media element.',
-    explanation="The renderer needs metadata (duration, dimensions) before the first seek; preload=none delays it "
-    "and the first frames come out empty.",
-    bad=comp(f'<video {V_ATTRS} muted playsinline preload="none"></video>', assets=(CLIP,)),
-    good=comp(GOOD_VIDEO, assets=(CLIP,)),
     fix_hint='Remove preload="none" (or use preload="auto").',
     peer=True,
 )
@@ -256,12 +189,6 @@ def _fix_preload(doc: Document, hit: Hit) -> list[Edit]:
     "media_crossorigin_breaks_preview",
     "warning",
     G,
-    summary="A crossorigin attribute on a media element.",
-    explanation="With crossorigin the browser demands CORS headers the local preview server and many CDNs do not "
-    "send; the media fails to load in preview. The render itself is unaffected (bench/lint_render_sweep.py: the "
-    "example renders frame-identical with and without it), so this is a warning that protects the preview.",
-    bad=comp(f'<video {V_ATTRS} muted playsinline crossorigin="anonymous"></video>', assets=(CLIP,)),
-    good=comp(GOOD_VIDEO, assets=(CLIP,)),
     fix_hint="Remove the crossorigin attribute.",
     peer=True,
 )
@@ -280,22 +207,6 @@ def _fix_crossorigin(doc: Document, hit: Hit) -> list[Edit]:
     "duplicate_media_id",
     "error",
     G,
-    summary="Two media elements share one id.",
-    explanation="Media is matched to its decoded stream by id; with a duplicate, one clip plays the other's frames.",
-    bad=comp(
-        f"{GOOD_VIDEO}\n"
-        '<video id="v" src="assets/clip.mp4" data-start="4" data-duration="2" data-track-index="0" muted '
-        "playsinline></video>",
-        assets=(CLIP,),
-        root_attrs='data-start="0" data-duration="6"',
-    ),
-    good=comp(
-        f"{GOOD_VIDEO}\n"
-        '<video id="v2" src="assets/clip.mp4" data-start="4" data-duration="2" data-track-index="0" muted '
-        "playsinline></video>",
-        assets=(CLIP,),
-        root_attrs='data-start="0" data-duration="6"',
-    ),
     fix_hint="Give each media element its own id.",
     peer=True,
 )
@@ -313,14 +224,6 @@ def duplicate_media_id(doc: Document):
     "duplicate_media_discovery_risk",
     "warning",
     G,
-    summary="The same media (src, start, duration) is declared twice.",
-    explanation="Two identical clips decode twice and play on top of each other (doubled audio, z-fighting video).",
-    bad=comp(
-        f"{GOOD_AUDIO}\n"
-        '<audio id="vo2" src="assets/voice.mp3" data-start="0" data-duration="4" data-track-index="3"></audio>',
-        assets=(VOICE,),
-    ),
-    good=comp(GOOD_AUDIO, assets=(VOICE,)),
     fix_hint="Delete the duplicate media element.",
     peer=True,
 )
@@ -352,12 +255,6 @@ def _media_by_selector(doc: Document, text: str) -> list[Element]:
     "imperative_media_control",
     "warning",
     G,
-    summary="The script calls play()/pause() or sets currentTime/muted on a managed media element.",
-    explanation="The renderer seeks media to each frame's time and wins: a script setting currentTime at load "
-    "rendered frame-identical to none (render case `imperative_media_control`). What the call breaks is the preview "
-    "and Studio, where it plays or moves the clip out of step with the scrub position.",
-    bad=comp(GOOD_VIDEO, js='document.getElementById("v").play();', assets=(CLIP,)),
-    good=comp(GOOD_VIDEO, assets=(CLIP,)),
     fix_hint="Delete the call; control timing with data-start / data-media-start / data-playback-rate.",
     peer=True,
 )
@@ -377,11 +274,6 @@ def imperative_media_control(doc: Document):
     "media_runtime_src_mutation",
     "warning",
     G,
-    summary="The script changes the src of a managed media element.",
-    explanation="The renderer pre-decodes the src it finds in the HTML; a src swapped at runtime plays the old "
-    "file in the render.",
-    bad=comp(GOOD_VIDEO, js='document.getElementById("v").src = "assets/other.mp4";', assets=(CLIP,)),
-    good=comp(GOOD_VIDEO, assets=(CLIP,)),
     fix_hint="Put the final src in the HTML (or use data-var-src with a variable).",
     peer=True,
 )
@@ -401,20 +293,6 @@ def media_runtime_src_mutation(doc: Document):
     "video_nested_in_timed_element",
     "error",
     G,
-    summary="A timed <video> sits inside another element that has data-start.",
-    explanation="Nested timing makes the video's data-start ambiguous (relative or absolute) and the runtime may "
-    "hide its parent while the video should play. Put timed video directly under the composition root, or in a "
-    "sub-composition.",
-    bad=comp(
-        f'<div id="scene" class="clip" data-start="0" data-duration="4" data-track-index="1">\n  {GOOD_VIDEO}\n</div>',
-        js='tl.from("#scene", { opacity: 0 }, 0);',
-        assets=(CLIP,),
-    ),
-    good=comp(
-        f'<div id="scene" class="clip" data-start="0" data-duration="4" data-track-index="1"></div>\n{GOOD_VIDEO}',
-        js='tl.from("#scene", { opacity: 0 }, 0);',
-        assets=(CLIP,),
-    ),
     fix_hint="Move the <video> out of the timed parent (or into its own sub-composition).",
     peer=True,
 )
@@ -434,13 +312,6 @@ def video_nested_in_timed_element(doc: Document):
     "color_grading_non_media",
     "error",
     G,
-    summary="data-color-grading on an element that is not <video> or <img>.",
-    explanation="Grading is applied by the media pipeline only; on other elements it is silently ignored.",
-    bad=comp('<div id="box" data-color-grading=\'{"adjust": {"exposure": 0.2}}\'></div>'),
-    good=comp(
-        f'<video {V_ATTRS} muted playsinline data-color-grading=\'{{"adjust": {{"exposure": 0.2}}}}\'></video>',
-        assets=(CLIP,),
-    ),
     fix_hint="Move data-color-grading onto the <video> or <img> it should grade.",
     peer=True,
 )
@@ -454,18 +325,6 @@ def color_grading_non_media(doc: Document):
     "color_grading_invalid_json",
     "error",
     G,
-    summary="data-color-grading is not valid JSON.",
-    explanation="The grading attribute is parsed with JSON.parse; invalid JSON disables grading for the clip "
-    "(render case `color_grading_unquoted_keys`: `{enabled: true, adjust: {saturation: -1}}` leaves the clip in "
-    "colour, 8 of 8 frames differ from the quoted JSON, which renders it grey).",
-    bad=comp(
-        f"<video {V_ATTRS} muted playsinline data-color-grading='{{adjust: {{exposure: 0.2}}}}'></video>",
-        assets=(CLIP,),
-    ),
-    good=comp(
-        f'<video {V_ATTRS} muted playsinline data-color-grading=\'{{"adjust": {{"exposure": 0.2}}}}\'></video>',
-        assets=(CLIP,),
-    ),
     fix_hint='Write strict JSON: double-quoted keys, e.g. {"adjust": {"exposure": 0.2}}.',
     peer=True,
 )
@@ -487,18 +346,6 @@ def color_grading_invalid_json(doc: Document):
     "video_audio_double_source",
     "error",
     G,
-    summary="An audible <video> and an <audio> play the same file (echo).",
-    explanation="The video's own track and the separate audio clip both sound, slightly out of phase.",
-    bad=comp(
-        f'<video {V_ATTRS} data-has-audio="true" playsinline></video>\n'
-        '<audio id="a" src="assets/clip.mp4" data-start="0" data-duration="4" data-track-index="2"></audio>',
-        assets=(CLIP,),
-    ),
-    good=comp(
-        f"{GOOD_VIDEO}\n"
-        '<audio id="a" src="assets/clip.mp4" data-start="0" data-duration="4" data-track-index="2"></audio>',
-        assets=(CLIP,),
-    ),
     fix_hint="Mute the video (add muted, drop data-has-audio) and keep the <audio> clip.",
     peer=True,
 )
@@ -514,10 +361,6 @@ def video_audio_double_source(doc: Document):
     "media_src_kind_mismatch",
     "error",
     G,
-    summary="A <video>/<img>/<audio> src has the extension of another media kind.",
-    explanation='`<video src="song.mp3">` or `<img src="clip.mp4">` loads nothing visible.',
-    bad=comp('<img id="logo" src="assets/clip.mp4" alt="">', assets=(CLIP,)),
-    good=comp('<img id="logo" src="assets/logo.png" alt="">', assets=("assets/logo.png",)),
     fix_hint="Use the element that matches the file (<video> for .mp4, <audio> for .mp3, <img> for images).",
     peer=True,
 )
@@ -534,19 +377,6 @@ def media_src_kind_mismatch(doc: Document):
     "audio_volume_tween_overrides_gain",
     "warning",
     G,
-    summary="A media element has data-volume and a GSAP tween also animates its volume.",
-    explanation="The tween overwrites the static gain from the first frame it touches; data-volume is lost.",
-    bad=comp(
-        '<audio id="vo" src="assets/voice.mp3" data-start="0" data-duration="4" data-track-index="2" '
-        'data-volume="0.5"></audio>',
-        js='tl.to("#vo", { volume: 0 }, 3);',
-        assets=(VOICE,),
-    ),
-    good=comp(
-        '<audio id="vo" src="assets/voice.mp3" data-start="0" data-duration="4" data-track-index="2" '
-        'data-volume="0.5"></audio>',
-        assets=(VOICE,),
-    ),
     fix_hint="Keep one volume control: either data-volume or the tween (start the tween from the data-volume).",
     peer=True,
 )
@@ -563,13 +393,6 @@ def audio_volume_tween_overrides_gain(doc: Document):
     "media_variable_src_no_fallback",
     "warning",
     G,
-    summary="Media bound with data-var-src has no fallback src.",
-    explanation="When the variable is not supplied (preview, a render without values) the clip is empty.",
-    bad=comp(
-        '<video id="v" data-var-src="clip" data-start="0" data-duration="4" data-track-index="0" muted '
-        "playsinline></video>"
-    ),
-    good=comp(f'<video {V_ATTRS} data-var-src="clip" muted playsinline></video>', assets=(CLIP,)),
     fix_hint="Add a src with the default file next to data-var-src.",
     peer=True,
 )
@@ -583,16 +406,6 @@ def media_variable_src_no_fallback(doc: Document):
     "linked_clip_orphan",
     "warning",
     G,
-    summary="Only one clip carries a given data-link group.",
-    explanation="data-link ties clips (a video and its audio) so edits move them together; a group of one is "
-    "a leftover from a deleted partner.",
-    bad=comp(f'<video {V_ATTRS} muted playsinline data-link="take1"></video>', assets=(CLIP,)),
-    good=comp(
-        f'<video {V_ATTRS} muted playsinline data-link="take1"></video>\n'
-        '<audio id="vo" src="assets/voice.mp3" data-start="0" data-duration="4" data-track-index="2" '
-        'data-link="take1"></audio>',
-        assets=(CLIP, VOICE),
-    ),
     fix_hint="Remove data-link from the lone clip, or link its partner with the same value.",
     peer=True,
 )
@@ -610,14 +423,6 @@ def linked_clip_orphan(doc: Document):
     "video_autoplay",
     "warning",
     G,
-    summary="A <video> carries autoplay.",
-    explanation="""
-The renderer drives video frames itself (it extracts and seeks them), so `autoplay` changes nothing in the
-render (render case `video_autoplay` in bench/lint_render_cases.py). What it breaks is the preview: opened in a
-browser or Studio, the clip starts playing on the wall clock at load, out of step with the scrub position.
-""",
-    bad=comp(f"<video {V_ATTRS} muted playsinline autoplay></video>", assets=(CLIP,)),
-    good=comp(GOOD_VIDEO, assets=(CLIP,)),
     fix_hint="Remove autoplay; HyperFrames starts the clip at its data-start.",
 )
 def video_autoplay(doc: Document):

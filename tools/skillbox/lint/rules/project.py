@@ -13,7 +13,6 @@ from skillbox.lint import paths as fs
 from skillbox.lint.document import Document, Element
 from skillbox.lint.patterns import lazy_compile
 from skillbox.lint.registry import Hit, rule
-from skillbox.lint.samples import HOST, SUB, comp, composition, mp4_bytes, project
 from skillbox.lint.timing import number, resolve_starts
 
 G = "project"
@@ -21,7 +20,6 @@ G = "project"
 REMOTE = lazy_compile(
     r"^(?:[a-z][a-z0-9+.-]*:|//|#|\{|\$|__[A-Z0-9_]+__$)", re.I, needs=(":", "//", "#", "{", "$", "__")
 )
-LOGO = '<img id="logo" src="assets/logo.png" alt="">'
 AUDIO_EXT = {".mp3", ".wav", ".m4a", ".aac", ".ogg", ".oga", ".flac", ".opus"}
 
 
@@ -91,11 +89,6 @@ ASSET_ELEMENTS = {"img": "src", "video": "src", "source": "src", "track": "src",
     "missing_local_asset",
     "error",
     G,
-    summary="An img/video/source/poster/stylesheet/script path points at a local file that does not exist.",
-    explanation="The renderer loads assets from the project folder; a missing file renders as an empty box, a "
-    "black clip or unstyled text.",
-    bad=comp(LOGO),
-    good=comp(LOGO, assets=("assets/logo.png",)),
     fix_hint="Add the file to the project or fix the path (relative to the project root).",
     peer=True,
 )
@@ -126,11 +119,6 @@ def missing_local_asset(doc: Document):
     "texture_mask_asset_not_found",
     "error",
     G,
-    summary="A CSS mask-image url() points at a local file that does not exist.",
-    explanation="A missing mask makes the masked element fully transparent: it disappears from the render (render "
-    "case `mask_image_missing`: the masked box is absent in 8 of 8 frames; with the mask file present it shows).",
-    bad=comp('<div id="m"></div>', css='#m { mask-image: url("assets/mask.png"); }'),
-    good=comp('<div id="m"></div>', css='#m { mask-image: url("assets/mask.png"); }', assets=("assets/mask.png",)),
     fix_hint="Add the mask image to the project or fix the path.",
     peer=True,
 )
@@ -141,36 +129,10 @@ def texture_mask_asset_not_found(doc: Document):
                 yield Hit(offset, f"{prop}: url({url}) does not exist")
 
 
-AUDIO = '<audio id="music" src="assets/music.mp3" data-start="0" data-duration="4" data-track-index="3"></audio>'
-
-
-AUDIBLE_VIDEO = (
-    '<video id="talk" src="assets/talk.mp4" data-has-audio="true" playsinline data-start="0" data-duration="2" '
-    'data-track-index="1"></video>'
-)
-
-
 @rule(
     "video_declared_audio_missing_track",
     "error",
     G,
-    summary='A <video data-has-audio="true"> plays a local file that has no audio track.',
-    explanation="""
-`data-has-audio="true"` tells the renderer to extract and mix the clip's sound. When the file has no audio track
-the render fails ("composition asset(s) do not match their authored media element type (expected: audio)";
-render case: a 2 s testsrc clip without audio fails, the same clip with a sine track renders with sound).
-Agents often add the attribute to silence `video_missing_muted`; for a silent clip the answer is `muted`.
-The track kinds are read from the MP4/MOV container (`moov/trak/mdia/hdlr`); other containers use ffprobe when
-it is installed and are skipped otherwise.
-""",
-    bad=project(
-        {"index.html": composition(AUDIBLE_VIDEO), "assets/talk.mp4": mp4_bytes("vide")},
-        AUDIBLE_VIDEO + "\n<!-- assets/talk.mp4 has a video track only -->",
-    ),
-    good=project(
-        {"index.html": composition(AUDIBLE_VIDEO), "assets/talk.mp4": mp4_bytes("vide", "soun")},
-        AUDIBLE_VIDEO + "\n<!-- assets/talk.mp4 has video and audio tracks -->",
-    ),
     fix_hint="Mark the clip muted (and drop data-has-audio) or use the file that carries the sound.",
 )
 def video_declared_audio_missing_track(doc: Document):
@@ -194,10 +156,6 @@ def video_declared_audio_missing_track(doc: Document):
     "audio_src_not_found",
     "error",
     G,
-    summary="An <audio> src points at a local file that does not exist.",
-    explanation="The track is silent in the render; nothing in the preview warns you.",
-    bad=comp(AUDIO),
-    good=comp(AUDIO, assets=("assets/music.mp3",)),
     fix_hint="Add the audio file to the project or fix the path.",
     peer=True,
 )
@@ -217,13 +175,6 @@ def _hosts(doc: Document) -> list[Element]:
     "missing_or_empty_sub_composition",
     "error",
     G,
-    summary="A data-composition-src file is missing, empty or has no composition in it.",
-    explanation="The host mounts nothing: its window renders empty.",
-    bad=project({"index.html": composition(HOST)}, HOST),
-    good=project(
-        {"index.html": composition(HOST), "compositions/intro.html": SUB},
-        HOST + "\n<!-- + " + "compositions/intro.html with a <template>-wrapped composition -->",
-    ),
     fix_hint="Create the file (a <template> holding the composition root with the same data-composition-id).",
     peer=True,
 )
@@ -263,19 +214,6 @@ def _root_html_files(root: str) -> list[str]:
     "multiple_root_compositions",
     "warning",
     G,
-    summary="Several HTML files at the project root carry a composition.",
-    explanation="""
-The renderer takes index.html as the entry and never reads the other file: a project with an extra
-outro.html renders frame-identical to the same project without it (render case `second_root_composition`), so
-nothing in the video breaks. What this protects is the project's structure for preview and Studio editing: a
-scene meant to play belongs under compositions/ and is mounted from index.html with data-composition-src;
-a second root composition is either dead or a sub-composition in the wrong place.
-""",
-    bad=project(
-        {"index.html": composition(""), "outro.html": composition("", composition_id="outro")},
-        "index.html + outro.html, both with data-composition-id",
-    ),
-    good=project({"index.html": composition("")}, "index.html only; scenes live in compositions/"),
     fix_hint="Move extra compositions into compositions/ and mount them with data-composition-src.",
     scope="project",
     peer=True,
@@ -320,10 +258,6 @@ def _unreferenced(root: str, files: list[str]) -> list[str]:
     "audio_file_without_element",
     "warning",
     G,
-    summary="The project contains audio files but no <audio> element uses any of them.",
-    explanation="Usually the soundtrack was added to the folder but never placed on the timeline.",
-    bad=project({"index.html": composition(""), "assets/music.mp3": b"\x00"}, "assets/music.mp3, no <audio>"),
-    good=comp(AUDIO, assets=("assets/music.mp3",)),
     fix_hint='Add <audio id="music" src="assets/music.mp3" data-start="0" data-duration="..." data-track-index="..">.',
     scope="project",
     peer=True,
@@ -352,13 +286,6 @@ def audio_file_without_element(project_):
     "blank_root_with_standalone_composition",
     "error",
     G,
-    summary="index.html has no composition while a file in compositions/ is a complete standalone one.",
-    explanation="The render starts at index.html and produces an empty video; the real composition is never mounted.",
-    bad=project(
-        {"index.html": "<!doctype html>\n<html><body></body></html>\n", "compositions/main.html": composition("")},
-        "index.html empty; compositions/main.html complete",
-    ),
-    good=project({"index.html": composition("")}, "index.html holds the root composition"),
     fix_hint="Make index.html the root composition (or mount compositions/x.html from it).",
     scope="project",
     peer=True,
@@ -377,23 +304,6 @@ def blank_root_with_standalone_composition(project_):
     "duplicate_audio_track",
     "warning",
     G,
-    summary="Two audible clips (<audio>, or <video> that is not muted) overlap in time on one data-track-index.",
-    explanation="""
-Audio on one track is meant to play one clip at a time; overlaps double the sound or get cut. Clips are compared
-within one composition: a sub-composition's tracks are lanes of its own timeline (the whole sub-composition sits
-on one track of its host), and the renderer mixes every audible clip whatever its track, so a sound effect in a
-scene over the host's music is intended layering, not a clash.
-""",
-    bad=comp(
-        AUDIO + '\n<audio id="music2" src="assets/music.mp3" data-start="2" data-duration="2" '
-        'data-track-index="3"></audio>',
-        assets=("assets/music.mp3",),
-    ),
-    good=comp(
-        AUDIO + '\n<audio id="music2" src="assets/music.mp3" data-start="2" data-duration="2" '
-        'data-track-index="4"></audio>',
-        assets=("assets/music.mp3",),
-    ),
     fix_hint="Move one clip to another data-track-index or make the windows consecutive.",
     peer=True,
 )
@@ -422,21 +332,6 @@ def duplicate_audio_track(doc: Document):
     "subcomposition_missing_template",
     "warning",
     G,
-    summary="A file under compositions/ keeps its composition outside <template>.",
-    explanation="A host clones only the `<template>` content of a data-composition-src file; markup, styles and "
-    "scripts outside it are dropped when the sub-composition is mounted.",
-    bad=project(
-        {
-            "index.html": composition(HOST),
-            "compositions/intro.html": SUB.replace("<template>\n", "").replace("</template>\n", ""),
-        },
-        'compositions/intro.html:\n<div data-composition-id="intro" ...>...</div>\n<script>...</script>',
-    ),
-    good=project(
-        {"index.html": composition(HOST), "compositions/intro.html": SUB},
-        'compositions/intro.html:\n<template>\n  <div data-composition-id="intro" ...>...</div>\n'
-        "  <script>...</script>\n</template>",
-    ),
     fix_hint="Wrap the sub-composition's markup, <style> and <script> in one <template> element.",
 )
 def subcomposition_missing_template(doc: Document):
@@ -453,10 +348,6 @@ def subcomposition_missing_template(doc: Document):
     "unused_sub_composition",
     "warning",
     G,
-    summary="A file in compositions/ is not mounted by any data-composition-src.",
-    explanation="Dead scenes are still linted and shipped; usually a host was deleted or its path misspelt.",
-    bad=project({"index.html": composition(""), "compositions/intro.html": SUB}, "compositions/intro.html, no host"),
-    good=project({"index.html": composition(HOST), "compositions/intro.html": SUB}, HOST),
     fix_hint="Mount it with a host element (data-composition-src) or delete the file.",
     scope="project",
 )
