@@ -511,6 +511,11 @@ class Resolver:
         """What `module.name` is: a definition, a submodule, or whatever the module imported under that name."""
         key = (module_file, name)
         memo = self._attr_memo
+        done = memo.done.get(key)  # the common case, inline: a complete answer that fits the depth left
+        if done is not None and (reach := depth + done[1]) < ATTR_DEPTH:
+            if reach > self._attr_chain.deep:
+                self._attr_chain.deep = reach
+            return done[0]
         result = memo.get(key, depth)
         if result is not MISS:
             return result
@@ -585,6 +590,11 @@ class Resolver:
         """The class and its resolved bases, linearised by C3 (depth-first left-to-right where C3 fails)."""
         key = (path, index)
         memo = self._mro_memo
+        done = memo.done.get(key)  # the common case, inline (see module_attr)
+        if done is not None and (reach := depth + done[1]) <= MRO_DEPTH:
+            if reach > self._mro_chain.deep:
+                self._mro_chain.deep = reach
+            return done[0]
         result = memo.get(key, depth)
         if result is not MISS:
             return result
@@ -1341,6 +1351,11 @@ class Resolver:
             return None
         key = (path, scope, expr, line)
         memo = self._expr_memo
+        done = memo.done.get(key)  # the common case, inline (see module_attr)
+        if done is not None and (reach := depth + done[1]) <= FLOW_DEPTH:
+            if reach > self._flow_chain.deep:
+                self._flow_chain.deep = reach
+            return done[0]
         found = memo.get(key, depth)
         if found is not MISS:
             return found
