@@ -158,7 +158,8 @@ class Resolver:
             self._add_imports(path, self.records[path])
         for path in paths:
             self._add_refs(path, self.records[path], inherits=True)
-        self._mro_memo.clear()  # bases are complete only now
+        for memo in (self._mro_memo, self._expr_memo, self._passed_memo, self._decorated_memo):
+            memo.clear()  # bases are complete only now: what was looked up before may have missed some
 
     def to_resolve(self) -> list[str]:
         """The files whose references `resolve_files` still has to resolve, in path order."""
