@@ -1309,13 +1309,16 @@ class Resolver:
         if self.records[thing[1]].defs[thing[2]].kind in CLASS_LIKE:  # `C(x)` calls `C.__init__(self, x)`
             thing, _ = self.member(thing[1], thing[2], "__init__")
             bound = True
-        elif d.kind == "method" and "." in callee:  # `obj.m(x)` binds self; `C.m(obj, x)` does not
-            owner = self._expression(site_path, site_rec, site_spec, site_scope, callee.rsplit(".", 1)[0], depth + 1)
-            bound = owner is not None and owner[0][0] == "instance"
-        elif d.kind == "method":  # a method held in a name (`cb = obj.m`) is far more often bound than not
-            bound = True
-        if thing != target:
+        if thing != target:  # (before the receiver below: most calls of a method's name are other methods)
             return None
+        if not bound and d.kind == "method":
+            if "." in callee:  # `obj.m(x)` binds self; `C.m(obj, x)` does not
+                owner = self._expression(
+                    site_path, site_rec, site_spec, site_scope, callee.rsplit(".", 1)[0], depth + 1
+                )
+                bound = owner is not None and owner[0][0] == "instance"
+            else:  # a method held in a name (`cb = obj.m`) is far more often bound than not
+                bound = True
         if relation != "argkw" and int(relation[-1]) != int(slot) - bound:
             return None
         return self._expression(site_path, site_rec, site_spec, site_scope, arg, depth + 1, line)
