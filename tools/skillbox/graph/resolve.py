@@ -28,6 +28,7 @@ from collections import defaultdict
 from skillbox.graph.extract import LITERAL
 from skillbox.graph.languages import by_name
 from skillbox.graph.languages.js_project import PROJECT_LANG
+from skillbox.graph.lookup_memo import MISS, Chain, Frames, Memo
 from skillbox.graph.records import FileRecord
 
 EXTRACTED, INFERRED, AMBIGUOUS = "EXTRACTED", "INFERRED", "AMBIGUOUS"
@@ -72,6 +73,9 @@ HELD_CALL = re.compile(r"^\w+\s*\[(.+)\]$", re.S)  # `d["k"]` in `d["k"]()`
 # Targets: ("def", path, index) | ("module", path) | ("external", node_id) | None
 _EMPTY: dict = {}  # the default of the tables' nested lookups (never written to): no new dict per miss
 BASE_RELATIONS = frozenset({"inherit", "implement"})
+# How deep the recursive lookups go: re-exports followed (`depth < ATTR_DEPTH`), bases linearised, and the value
+# flow (expressions, returns, parameters) evaluated (`depth <= FLOW_DEPTH`).
+ATTR_DEPTH, MRO_DEPTH, FLOW_DEPTH = 20, 20, 12
 
 
 class Resolver:
@@ -104,7 +108,6 @@ class Resolver:
         self.method_names: dict[tuple[str, str], list[tuple[str, int]]] = defaultdict(list)
         self.bases: dict[tuple[str, int], list[tuple[str, int]]] = {}
         self.dir_files: dict[str, list[str]] = defaultdict(list)
-        self._attr_memo: dict[tuple[str, str], tuple | None] = {}
         self._memo: dict[str, object] = {}
         self.same_id: dict[tuple[str, int], list[int]] = {}
         self.qualnames: dict[str, list[tuple[str, int]]] = defaultdict(list)
@@ -112,9 +115,14 @@ class Resolver:
         self.heading_ids: dict[str, list[str]] = {}
         self.stats = {"unresolved_imports": 0}
         self._flow_memo: dict[str, dict] = {}
-        self._mro_memo: dict[tuple[str, int], list[tuple[str, int]]] = {}
-        self._expr_memo: dict[tuple, tuple | None] = {}
-        self._passed_memo: dict[tuple, list] = {}
+        # The recursive lookups' memos keep only answers no depth limit or cycle guard cut (`lookup_memo`).
+        frames = Frames()
+        self._attr_chain, self._mro_chain, self._flow_chain = Chain(ATTR_DEPTH - 1), Chain(MRO_DEPTH), Chain(FLOW_DEPTH)
+        self._attr_memo = Memo(frames, self._attr_chain)
+        self._mro_memo = Memo(frames, self._mro_chain, guard=MISS)
+        self._expr_memo = Memo(frames, self._flow_chain)
+        self._passed_memo = Memo(frames, self._flow_chain, guard=[])
+        self._decorated_memo = Memo(frames, Chain(0))
         self._sites: dict[str, list[tuple]] | None = None
 
     # ---- assembly --------------------------------------------------------------------------------------------
@@ -150,7 +158,8 @@ class Resolver:
             self._add_imports(path, self.records[path])
         for path in paths:
             self._add_refs(path, self.records[path], inherits=True)
-        self._mro_memo = {}  # bases are complete only now
+        for memo in (self._mro_memo, self._expr_memo, self._passed_memo, self._decorated_memo):
+            memo.clear()  # bases are complete only now: what was looked up before may have missed some
 
     def to_resolve(self) -> list[str]:
         """The files whose references `resolve_files` still has to resolve, in path order."""
@@ -502,31 +511,49 @@ class Resolver:
     def module_attr(self, module_file: str, name: str, depth: int = 0) -> tuple | None:
         """What `module.name` is: a definition, a submodule, or whatever the module imported under that name."""
         key = (module_file, name)
-        if key in self._attr_memo:
-            return self._attr_memo[key]
-        self._attr_memo[key] = None  # cycle guard
+        memo = self._attr_memo
+        done = memo.done.get(key)  # the common case, inline: a complete answer that fits the depth left
+        if done is not None and (reach := depth + done[1]) < ATTR_DEPTH:
+            if reach > self._attr_chain.deep:
+                self._attr_chain.deep = reach
+            return done[0]
+        result = memo.get(key, depth)
+        if result is not MISS:
+            return result
+        saved = memo.open(key, depth)
         result = None
         index = self.children.get(module_file, _EMPTY).get(-1, _EMPTY).get(name)
         if index is not None:
             result = ("def", module_file, index)
         else:
+            deeper = depth < ATTR_DEPTH
             binding = self.bindings.get(module_file, _EMPTY).get(-1, _EMPTY).get(name)
-            if binding is not None and depth < 20:
-                result = self._follow(binding, depth + 1)
+            if binding is not None:
+                if deeper:
+                    result = self._follow(binding, depth + 1)
+                else:
+                    self._attr_chain.cut()
             if result is None:
                 submodule = self._submodule(module_file, name)
                 if submodule:
                     result = ("module", submodule)
-            if result is None and depth < 20:
+            if result is None:
                 local = self._flow(module_file)["exports"].get(name)  # `export { local as name }`, default
                 if local is not None and local != name:
-                    result = self.module_attr(module_file, local, depth + 1)
-            if result is None and depth < 20:
-                for star in self.stars.get(module_file, ()):
-                    result = self.module_attr(star, name, depth + 1)
-                    if result is not None:
-                        break
-        self._attr_memo[key] = result
+                    if deeper:
+                        result = self.module_attr(module_file, local, depth + 1)
+                    else:
+                        self._attr_chain.cut()
+            stars = self.stars.get(module_file)
+            if result is None and stars:
+                if deeper:
+                    for star in stars:
+                        result = self.module_attr(star, name, depth + 1)
+                        if result is not None:
+                            break
+                else:
+                    self._attr_chain.cut()
+        memo.close(key, depth, result, saved)
         return result
 
     def _follow(self, binding: tuple, depth: int = 0) -> tuple | None:
@@ -563,14 +590,24 @@ class Resolver:
     def mro(self, path: str, index: int, depth: int = 0) -> list[tuple[str, int]]:
         """The class and its resolved bases, linearised by C3 (depth-first left-to-right where C3 fails)."""
         key = (path, index)
-        memo = self._mro_memo.get(key)
-        if memo is not None:
-            return memo
-        self._mro_memo[key] = [key]  # cycle guard
+        memo = self._mro_memo
+        done = memo.done.get(key)  # the common case, inline (see module_attr)
+        if done is not None and (reach := depth + done[1]) <= MRO_DEPTH:
+            if reach > self._mro_chain.deep:
+                self._mro_chain.deep = reach
+            return done[0]
+        result = memo.get(key, depth)
+        if result is not MISS:
+            return result
+        if key in memo.under_way:
+            return [key]  # cycle guard (its `get` has noted the cut)
+        saved = memo.open(key, depth)
         bases = []
         for member_of in self.same_id.get(key, (index,)):
             bases.extend(self.bases.get((path, member_of), ()))
-        if not bases or depth > 20:
+        if bases and depth > MRO_DEPTH:
+            self._mro_chain.cut()
+        if not bases or depth > MRO_DEPTH:
             result = [key]
         else:
             lines = [list(self.mro(b[0], b[1], depth + 1)) for b in bases] + [list(bases)]
@@ -588,7 +625,7 @@ class Resolver:
                 lines = [[c for c in line if c != head] for line in lines]
             seen: set = set()
             result = [c for c in result if not (c in seen or seen.add(c))]
-        self._mro_memo[key] = result
+        memo.close(key, depth, result, saved)
         return result
 
     def lookup(self, path: str, rec: FileRecord, scope: int, name: str, spec, skip_first: bool = False):
@@ -915,7 +952,10 @@ class Resolver:
         how, expr, scope, _line = value
         rec = self.records[path]
         spec = self.specs.get(rec.lang)
-        if spec is None or depth > 12:
+        if spec is None:
+            return None
+        if depth > FLOW_DEPTH:
+            self._flow_chain.cut()
             return None
         found = self._expression(path, rec, spec, scope, expr, depth + 1)
         if found is None or how == "name":
@@ -981,11 +1021,13 @@ class Resolver:
     def _decorated_value(self, target: tuple):
         """(the function a decorated def's name holds, reason) when its decorators replace it by another function
         (`def dec(f): def inner(): ...; return inner`); None when they return it or cannot be followed."""
-        key = ("decorated", target)
-        if key not in self._memo:
-            self._memo[key] = None  # cycle guard
-            self._memo[key] = self._decorated_value_uncached(target)
-        return self._memo[key]
+        memo = self._decorated_memo
+        found = memo.get(target, 0)
+        if found is MISS:
+            saved = memo.open(target, 0)
+            found = self._decorated_value_uncached(target)
+            memo.close(target, 0, found, saved)
+        return found
 
     def _decorated_value_uncached(self, target: tuple):
         path, index = target[1], target[2]
@@ -1189,12 +1231,17 @@ class Resolver:
     def _passed(self, path: str, function: int, name: str, depth: int) -> list[tuple]:
         """[(value, reason)]: the distinct values parameter `name` of `function` is given (at most MAX_PASSED)."""
         key = (path, function, name)
-        memo = self._passed_memo.get(key)
-        if memo is not None:
-            return memo
-        self._passed_memo[key] = []  # cycle guard
-        found = self._passed_uncached(path, function, name, depth) if depth <= 12 else []
-        self._passed_memo[key] = found
+        memo = self._passed_memo
+        found = memo.get(key, depth)
+        if found is not MISS:
+            return found
+        saved = memo.open(key, depth)
+        if depth <= FLOW_DEPTH:
+            found = self._passed_uncached(path, function, name, depth)
+        else:
+            self._flow_chain.cut()
+            found = []
+        memo.close(key, depth, found, saved)
         return found
 
     def _passed_uncached(self, path: str, function: int, name: str, depth: int) -> list[tuple]:
@@ -1262,13 +1309,16 @@ class Resolver:
         if self.records[thing[1]].defs[thing[2]].kind in CLASS_LIKE:  # `C(x)` calls `C.__init__(self, x)`
             thing, _ = self.member(thing[1], thing[2], "__init__")
             bound = True
-        elif d.kind == "method" and "." in callee:  # `obj.m(x)` binds self; `C.m(obj, x)` does not
-            owner = self._expression(site_path, site_rec, site_spec, site_scope, callee.rsplit(".", 1)[0], depth + 1)
-            bound = owner is not None and owner[0][0] == "instance"
-        elif d.kind == "method":  # a method held in a name (`cb = obj.m`) is far more often bound than not
-            bound = True
-        if thing != target:
+        if thing != target:  # (before the receiver below: most calls of a method's name are other methods)
             return None
+        if not bound and d.kind == "method":
+            if "." in callee:  # `obj.m(x)` binds self; `C.m(obj, x)` does not
+                owner = self._expression(
+                    site_path, site_rec, site_spec, site_scope, callee.rsplit(".", 1)[0], depth + 1
+                )
+                bound = owner is not None and owner[0][0] == "instance"
+            else:  # a method held in a name (`cb = obj.m`) is far more often bound than not
+                bound = True
         if relation != "argkw" and int(relation[-1]) != int(slot) - bound:
             return None
         return self._expression(site_path, site_rec, site_spec, site_scope, arg, depth + 1, line)
@@ -1298,14 +1348,24 @@ class Resolver:
     def _expression(self, path, rec, spec, scope: int, expr: str, depth: int, line=None):
         """The value of a dotted expression such as `x`, `x.y`, `self.a.b`, `make()`, `mod.f().g`; `line` (of the
         use) picks among the values of a name assigned several times."""
-        if depth > 12 or expr == "?" or expr == LITERAL:
+        if expr == "?" or expr == LITERAL:
+            return None
+        if depth > FLOW_DEPTH:
+            self._flow_chain.cut()
             return None
         key = (path, scope, expr, line)
         memo = self._expr_memo
-        if key in memo:
-            return memo[key]
-        memo[key] = None  # cycle guard
-        found = memo[key] = self._expression_uncached(path, rec, spec, scope, expr, depth, line)
+        done = memo.done.get(key)  # the common case, inline (see module_attr)
+        if done is not None and (reach := depth + done[1]) <= FLOW_DEPTH:
+            if reach > self._flow_chain.deep:
+                self._flow_chain.deep = reach
+            return done[0]
+        found = memo.get(key, depth)
+        if found is not MISS:
+            return found
+        saved = memo.open(key, depth)
+        found = self._expression_uncached(path, rec, spec, scope, expr, depth, line)
+        memo.close(key, depth, found, saved)
         return found
 
     def _expression_uncached(self, path, rec, spec, scope: int, expr: str, depth: int, line):
