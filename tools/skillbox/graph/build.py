@@ -314,11 +314,12 @@ def extract(plan: Plan, jobs: int | None, seconds: dict, report: Progress) -> Ex
         results: dict[str, _Taken] = {}
         counts = Counter()
 
-        def take(rel: str, key: str, blob: bytes | None, fresh: bool = False) -> bool:
+        def take(rel: str, key: str, blob: bytes | None, fresh: bool = False, sealed: tuple | None = None) -> bool:
             if blob is None:
                 return False
             try:
-                plain, reason = unseal(blob, verify=not fresh)
+                # `sealed`: what this process extracted and sealed into `blob` itself, no need to unseal it
+                plain, reason = sealed if sealed is not None else unseal(blob, verify=not fresh)
                 record = from_plain(plain)
             except Exception:
                 counts["corrupt"] += 1
@@ -340,7 +341,7 @@ def extract(plan: Plan, jobs: int | None, seconds: dict, report: Progress) -> Ex
         languages = {rel: lang for rel, lang, _size, _mtime in files}
         sizes = {rel: size for rel, _lang, size, _mtime in files}
         retry = []
-        for rel, key, blob in _extract(plan.root, frozenset(pack), todo, jobs, report, sizes):
+        for rel, key, blob, *sealed in _extract(plan.root, frozenset(pack), todo, jobs, report, sizes):
             if key is None:
                 results[rel] = UNREADABLE
             elif blob is None:  # content already cached under this key
@@ -348,12 +349,12 @@ def extract(plan: Plan, jobs: int | None, seconds: dict, report: Progress) -> Ex
                     counts["hits"] += 1
                 else:
                     retry.append((rel, languages[rel]))
-            elif take(rel, key, blob, fresh=True):
+            elif take(rel, key, blob, True, sealed[0] if sealed else None):
                 counts["misses"] += 1
-        for rel, key, blob in _extract(plan.root, frozenset(), retry, 1, report, sizes):
+        for rel, key, blob, *sealed in _extract(plan.root, frozenset(), retry, 1, report, sizes):
             if key is None:
                 results[rel] = UNREADABLE
-            elif take(rel, key, blob, fresh=True):
+            elif take(rel, key, blob, True, sealed[0] if sealed else None):
                 counts["misses"] += 1
 
     new_files = {
@@ -656,20 +657,24 @@ def _extract(root: Path, known: frozenset[str], todo, jobs: int | None, report: 
     total = len(todo)
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     if workers <= 1 or total < POOL_MIN_FILES:
-        out = extract_batch(str(root), known, todo)
+        out = extract_batch(str(root), known, todo, keep_plain=True)
         report("extract", total, total)
         return out
     batches = _batches(todo, sizes)
+    if os.name == "posix":
+        from skillbox.graph.shared_extract import extract_shared
+        from skillbox.graph.worker import warm
+
+        warm({lang for _rel, lang in todo})  # before the fork: every child inherits the parsers and queries
+        shared = extract_shared(str(root), known, batches, workers, report, meanwhile=_import_what_comes_next)
+        if shared is not None:
+            return shared
     out = []
     # Imported here: the no-change path must not pay ~0.1 s for the process-pool machinery.
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    if context.get_start_method() == "fork":
-        from skillbox.graph.worker import warm
-
-        warm({lang for _rel, lang in todo})
     with ProcessPoolExecutor(max_workers=min(workers, len(batches)), mp_context=context) as pool:
         futures = [pool.submit(extract_batch, str(root), known, batch) for batch in batches]
         _import_what_comes_next()

@@ -1,0 +1,82 @@
+"""Extraction shared by the build process and forked children: every file once, in batch order, whoever did it.
+
+Real forks, real tree-sitter: the parent is slowed on its first batch so the child surely takes some.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from skillbox.graph import shared_extract
+from skillbox.graph.build import _batches
+from skillbox.graph.cache import unseal
+from skillbox.graph.worker import extract_batch
+
+
+def _tree(project, count=120):
+    files = {
+        f"pkg/m{i:03}.py": f'"""Module {i}."""\n\nfrom pkg.m{(i + 1) % count:03} import f{(i + 1) % count}\n\n'
+        f"def f{i}(x):\n    return f{(i + 1) % count}(x) + {'1' * (i % 7 + 1)}\n"
+        for i in range(count)
+    }
+    files["pkg/broken.py"] = "def broken(:\n    pass\n"
+    root = project(files)
+    todo = sorted((rel, "python") for rel in files)
+    sizes = {rel: len(text) for rel, text in files.items()}
+    return str(root), _batches(todo, sizes)
+
+
+def _slow_parent_first_batch(monkeypatch, fail_in_child=False):
+    parent = os.getpid()
+    real = shared_extract.extract_batch
+    slowed = []
+
+    def batch(root, known, files, keep_plain=False):
+        if os.getpid() == parent:
+            if not slowed:
+                slowed.append(1)
+                time.sleep(0.3)  # the child takes batches meanwhile
+        elif fail_in_child:
+            raise RuntimeError("a child that dies")
+        return real(root, known, files, keep_plain)
+
+    monkeypatch.setattr(shared_extract, "extract_batch", batch)
+
+
+def _expected(root, batches):
+    return [item for batch in batches for item in extract_batch(root, frozenset(), batch)]
+
+
+def test_every_file_once_in_batch_order_and_the_parents_own_results_need_no_unsealing(project, monkeypatch):
+    root, batches = _tree(project)
+    assert len(batches) > 3
+    _slow_parent_first_batch(monkeypatch)
+    reports, ran = [], []
+    out = shared_extract.extract_shared(
+        root, frozenset(), batches, 2, lambda *a: reports.append(a[1:]), meanwhile=lambda: ran.append(1)
+    )
+    assert [item[:3] for item in out] == _expected(root, batches)
+    by_parent = [item for item in out if len(item) == 4]
+    by_child = [item for item in out if len(item) == 3]
+    assert by_parent and by_child, "the work was not shared"
+    for _rel, _key, blob, sealed in by_parent:
+        assert unseal(blob) == sealed
+    assert ran == [1]
+    assert reports[-1] == (len(out), len(out))
+
+
+def test_a_failed_child_leaves_its_batches_to_the_parent(project, monkeypatch):
+    root, batches = _tree(project)
+    _slow_parent_first_batch(monkeypatch, fail_in_child=True)
+    out = shared_extract.extract_shared(root, frozenset(), batches, 2, lambda *a: None)
+    assert [item[:3] for item in out] == _expected(root, batches)
+    assert all(len(item) == 4 for item in out)  # the parent did all of them
+
+
+def test_without_fork_the_caller_is_told_to_use_its_pool(project, monkeypatch):
+    root, batches = _tree(project)
+    monkeypatch.setenv("SKILLBOX_NO_FORK", "1")
+    assert shared_extract.extract_shared(root, frozenset(), batches, 2, lambda *a: None) is None
+    monkeypatch.delenv("SKILLBOX_NO_FORK")
+    assert shared_extract.extract_shared(root, frozenset(), batches, 1, lambda *a: None) is None
