@@ -77,16 +77,16 @@ def extract_shared(root: str, known, batches: list[list[tuple[str, str]]], jobs:
 def _take_batches(root: str, known, batches: list, read_end: int, report) -> dict[int, list]:
     """This process's share: batches taken from the pipe until it is empty, results kept with their plain
     records."""
-    total = sum(map(len, batches))
+    files_before = [0]  # files_before[n]: the files of the first n batches
+    for batch in batches:
+        files_before.append(files_before[-1] + len(batch))
     done: dict[int, list] = {}
-    sizes = [len(batch) for batch in batches]
     while token := os.read(read_end, TOKEN.size):
         index = TOKEN.unpack(token)[0]
         done[index] = extract_batch(root, known, batches[index], keep_plain=True)
         left = _bytes_left(read_end)
         if left is not None:  # files in the batches taken so far, by any process (those in flight included)
-            taken = len(batches) - left // TOKEN.size
-            report("extract", min(sum(sizes[:taken]), total), total)
+            report("extract", files_before[len(batches) - left // TOKEN.size], files_before[-1])
     return done
 
 
