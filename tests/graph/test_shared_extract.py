@@ -80,3 +80,11 @@ def test_without_fork_the_caller_is_told_to_use_its_pool(project, monkeypatch):
     assert shared_extract.extract_shared(root, frozenset(), batches, 2, lambda *a: None) is None
     monkeypatch.delenv("SKILLBOX_NO_FORK")
     assert shared_extract.extract_shared(root, frozenset(), batches, 1, lambda *a: None) is None
+
+
+def test_no_temporary_folder_means_no_child_and_no_failure(project, monkeypatch, tmp_path):
+    import tempfile
+
+    root, batches = _tree(project)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "missing"))
+    assert shared_extract.extract_shared(root, frozenset(), batches, 2, lambda *a: None) is None

@@ -43,7 +43,10 @@ def extract_shared(root: str, known, batches: list[list[tuple[str, str]]], jobs:
         children: list[tuple[int, object]] = []
         try:
             for _ in range(min(jobs, len(batches)) - 1):
-                handback = stack.enter_context(tempfile.TemporaryFile())
+                try:
+                    handback = stack.enter_context(tempfile.TemporaryFile())
+                except OSError:  # no writable temporary folder: fewer children, or the caller's pool
+                    break
                 pid = fork_task(lambda handback=handback: _child(root, known, batches, read_end, handback))
                 if pid is None:
                     break
