@@ -88,3 +88,9 @@ def test_no_temporary_folder_means_no_child_and_no_failure(project, monkeypatch,
     root, batches = _tree(project)
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "missing"))
     assert shared_extract.extract_shared(root, frozenset(), batches, 2, lambda *a: None) is None
+
+
+def test_more_batches_than_the_pipe_holds_means_the_callers_pool(project):
+    root, batches = _tree(project, count=2)
+    many = [batches[0]] * 20_000  # 80,000 bytes of tokens: more than a 64 KiB pipe takes without a reader
+    assert shared_extract.extract_shared(root, frozenset(), many, 2, lambda *a: None) is None

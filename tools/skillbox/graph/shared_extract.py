@@ -1,12 +1,13 @@
 """Extraction of many files shared by this process and forked children, each taking batches from one pipe.
 
 Why not a `ProcessPoolExecutor`: on two cores its two workers leave the build process to feed them, and its
-threads pickle every batch out and every result back (~0.2 CPU-s of the parent's on Django, taken from the
-workers' cores), while the parent's own core time goes to waiting. Here the parent is one of the workers: it
-forks `jobs - 1` children once the parsers and queries are made (they inherit them), and every process takes the
-next batch index from a pipe filled before the fork. A 4-byte read of a pipe is atomic, so each batch is taken
-exactly once, biggest first, by whichever process is free. A child hands its results back through an unlinked
-temporary file when the pipe is empty; the parent's own results never leave it (nor are they unsealed again).
+threads pickle every batch out and every result back (~0.1-0.2 CPU-s of the parent's on Django besides its
+imports, taken from the workers' cores), while the parent's own core time goes to waiting. Here the parent is
+one of the workers: it forks `jobs - 1` children once the parsers and queries are made (they inherit them), and
+every process takes the next batch index from a pipe filled before the fork. Every read takes one whole 4-byte
+token (a pipe read is atomic among readers on Linux), so each batch is taken exactly once, biggest first, by
+whichever process is free. A child hands its results back through an unlinked temporary file when the pipe is
+empty; the parent's own results never leave it (nor are they unsealed again).
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from skillbox.graph.forking import fork_task, joined
 from skillbox.graph.worker import extract_batch
 
 TOKEN = struct.Struct("<I")
-PIPE_BYTES = 65536  # Linux's default pipe capacity: more batch tokens than this would block the writer
 
 
 def extract_shared(root: str, known, batches: list[list[tuple[str, str]]], jobs: int, report, meanwhile=None):
@@ -32,13 +32,20 @@ def extract_shared(root: str, known, batches: list[list[tuple[str, str]]], jobs:
     `meanwhile()` is other work of this process (imports for the next stages): it runs right after the fork,
     while the children take the first batches, so that it is never left for the end, when the other cores
     may have nothing to do."""
-    if jobs < 2 or len(batches) < 2 or len(batches) * TOKEN.size > PIPE_BYTES:
+    if jobs < 2 or len(batches) < 2:
         return None
+    tokens = b"".join(TOKEN.pack(i) for i in range(len(batches)))
     read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)  # no reader runs yet: a pipe too small for the tokens must not block
     try:
-        os.write(write_end, b"".join(TOKEN.pack(i) for i in range(len(batches))))
+        written = os.write(write_end, tokens)
+    except BlockingIOError:
+        written = 0
     finally:
         os.close(write_end)  # before the fork: a reader sees the end of the pipe once every token is taken
+    if written != len(tokens):  # more batches than the pipe holds (64 KiB on Linux: 16,384 batches)
+        os.close(read_end)
+        return None
     with contextlib.ExitStack() as stack:
         children: list[tuple[int, object]] = []
         try:
