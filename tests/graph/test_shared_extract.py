@@ -10,7 +10,6 @@ import time
 
 from skillbox.graph import shared_extract
 from skillbox.graph.build import _batches
-from skillbox.graph.cache import unseal
 from skillbox.graph.worker import extract_batch
 
 
@@ -27,51 +26,53 @@ def _tree(project, count=120):
     return str(root), _batches(todo, sizes)
 
 
-def _slow_parent_first_batch(monkeypatch, fail_in_child=False):
+def _slow_parent_first_batch(monkeypatch, tmp_path, fail_in_child=False):
+    """The parent sleeps on its first batch, so the child surely takes some; every process that extracts a batch
+    writes its pid to a file (a forked child's lists are its own)."""
     parent = os.getpid()
     real = shared_extract.extract_batch
     slowed = []
+    pids = tmp_path / "pids"
 
-    def batch(root, known, files, keep_plain=False):
+    def batch(root, known, files):
         if os.getpid() == parent:
             if not slowed:
                 slowed.append(1)
                 time.sleep(0.3)  # the child takes batches meanwhile
         elif fail_in_child:
             raise RuntimeError("a child that dies")
-        return real(root, known, files, keep_plain)
+        with open(pids, "a") as handle:
+            handle.write(f"{os.getpid()}\n")
+        return real(root, known, files)
 
     monkeypatch.setattr(shared_extract, "extract_batch", batch)
+    return lambda: set(pids.read_text().split()) if pids.exists() else set()
 
 
 def _expected(root, batches):
     return [item for batch in batches for item in extract_batch(root, frozenset(), batch)]
 
 
-def test_every_file_once_in_batch_order_and_the_parents_own_results_need_no_unsealing(project, monkeypatch):
+def test_every_file_once_in_batch_order_by_both_processes(project, monkeypatch, tmp_path):
     root, batches = _tree(project)
     assert len(batches) > 3
-    _slow_parent_first_batch(monkeypatch)
+    workers = _slow_parent_first_batch(monkeypatch, tmp_path)
     reports, ran = [], []
     out = shared_extract.extract_shared(
         root, frozenset(), batches, 2, lambda *a: reports.append(a[1:]), meanwhile=lambda: ran.append(1)
     )
-    assert [item[:3] for item in out] == _expected(root, batches)
-    by_parent = [item for item in out if len(item) == 4]
-    by_child = [item for item in out if len(item) == 3]
-    assert by_parent and by_child, "the work was not shared"
-    for _rel, _key, blob, sealed in by_parent:
-        assert unseal(blob) == sealed
+    assert out == _expected(root, batches)
+    assert len(workers()) == 2, "the work was not shared"
     assert ran == [1]
     assert reports[-1] == (len(out), len(out))
 
 
-def test_a_failed_child_leaves_its_batches_to_the_parent(project, monkeypatch):
+def test_a_failed_child_leaves_its_batches_to_the_parent(project, monkeypatch, tmp_path):
     root, batches = _tree(project)
-    _slow_parent_first_batch(monkeypatch, fail_in_child=True)
+    workers = _slow_parent_first_batch(monkeypatch, tmp_path, fail_in_child=True)
     out = shared_extract.extract_shared(root, frozenset(), batches, 2, lambda *a: None)
-    assert [item[:3] for item in out] == _expected(root, batches)
-    assert all(len(item) == 4 for item in out)  # the parent did all of them
+    assert out == _expected(root, batches)
+    assert workers() == {str(os.getpid())}  # the parent did all of them
 
 
 def test_without_fork_the_caller_is_told_to_use_its_pool(project, monkeypatch):

@@ -315,12 +315,11 @@ def extract(plan: Plan, jobs: int | None, seconds: dict, report: Progress) -> Ex
         results: dict[str, _Taken] = {}
         counts = Counter()
 
-        def take(rel: str, key: str, blob: bytes | None, fresh: bool = False, sealed: tuple | None = None) -> bool:
+        def take(rel: str, key: str, blob: bytes | None, fresh: bool = False) -> bool:
             if blob is None:
                 return False
             try:
-                # `sealed`: what this process extracted and sealed into `blob` itself, no need to unseal it
-                plain, reason = sealed if sealed is not None else unseal(blob, verify=not fresh)
+                plain, reason = unseal(blob, verify=not fresh)
                 record = from_plain(plain)
             except Exception:
                 counts["corrupt"] += 1
@@ -342,7 +341,7 @@ def extract(plan: Plan, jobs: int | None, seconds: dict, report: Progress) -> Ex
         languages = {rel: lang for rel, lang, _size, _mtime in files}
         sizes = {rel: size for rel, _lang, size, _mtime in files}
         retry = []
-        for rel, key, blob, *sealed in _extract(plan.root, frozenset(pack), todo, jobs, report, sizes):
+        for rel, key, blob in _extract(plan.root, frozenset(pack), todo, jobs, report, sizes):
             if key is None:
                 results[rel] = UNREADABLE
             elif blob is None:  # content already cached under this key
@@ -350,12 +349,12 @@ def extract(plan: Plan, jobs: int | None, seconds: dict, report: Progress) -> Ex
                     counts["hits"] += 1
                 else:
                     retry.append((rel, languages[rel]))
-            elif take(rel, key, blob, True, sealed[0] if sealed else None):
+            elif take(rel, key, blob, fresh=True):
                 counts["misses"] += 1
-        for rel, key, blob, *sealed in _extract(plan.root, frozenset(), retry, 1, report, sizes):
+        for rel, key, blob in _extract(plan.root, frozenset(), retry, 1, report, sizes):
             if key is None:
                 results[rel] = UNREADABLE
-            elif take(rel, key, blob, True, sealed[0] if sealed else None):
+            elif take(rel, key, blob, fresh=True):
                 counts["misses"] += 1
 
     new_files = {
@@ -658,7 +657,7 @@ def _extract(root: Path, known: frozenset[str], todo, jobs: int | None, report: 
     total = len(todo)
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     if workers <= 1 or total < POOL_MIN_FILES:
-        out = extract_batch(str(root), known, todo, keep_plain=True)
+        out = extract_batch(str(root), known, todo)
         report("extract", total, total)
         return out
     batches = _batches(todo, sizes)

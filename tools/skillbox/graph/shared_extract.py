@@ -7,7 +7,11 @@ one of the workers: it forks `jobs - 1` children once the parsers and queries ar
 every process takes the next batch index from a pipe filled before the fork. Every read takes one whole 4-byte
 token (a pipe read is atomic among readers on Linux), so each batch is taken exactly once, biggest first, by
 whichever process is free. A child hands its results back through an unlinked temporary file when the pipe is
-empty; the parent's own results never leave it (nor are they unsealed again).
+empty.
+
+The parent's results are sealed entries like the child's, unsealed afterwards with them: keeping each file's
+plain record alive instead (to skip its unseal) made the parent's extraction ~5% slower per MB than the child's
+(its heap grows with scattered live objects), and cost more than the unseal saves (bench/README.md, session 7).
 """
 
 from __future__ import annotations
@@ -25,9 +29,8 @@ TOKEN = struct.Struct("<I")
 
 
 def extract_shared(root: str, known, batches: list[list[tuple[str, str]]], jobs: int, report, meanwhile=None):
-    """[(rel, key, sealed entry or None, (plain record, reason) or None)] in the order of `batches` (entries a
-    child extracted lack the last field), or None when no child can be forked (no fork, `SKILLBOX_NO_FORK`,
-    other threads, more batches than the pipe holds): then the caller uses a pool.
+    """[(rel, key, sealed entry or None)] in the order of `batches`, or None when no child can be forked (no
+    fork, `SKILLBOX_NO_FORK`, other threads, more batches than the pipe holds): then the caller uses a pool.
 
     `meanwhile()` is other work of this process (imports for the next stages): it runs right after the fork,
     while the children take the first batches, so that it is never left for the end, when the other cores
@@ -78,22 +81,21 @@ def extract_shared(root: str, known, batches: list[list[tuple[str, str]]], jobs:
     for index, batch in enumerate(batches):
         done = by_batch.get(index)
         if done is None:  # a child that failed or was killed: its batches are extracted here
-            done = extract_batch(root, known, batch, keep_plain=True)
+            done = extract_batch(root, known, batch)
         out.extend(done)
     report("extract", len(out), len(out))
     return out
 
 
 def _take_batches(root: str, known, batches: list, read_end: int, report) -> dict[int, list]:
-    """This process's share: batches taken from the pipe until it is empty, results kept with their plain
-    records."""
+    """This process's share: batches taken from the pipe until it is empty."""
     files_before = [0]  # files_before[n]: the files of the first n batches
     for batch in batches:
         files_before.append(files_before[-1] + len(batch))
     done: dict[int, list] = {}
     while token := os.read(read_end, TOKEN.size):
         index = TOKEN.unpack(token)[0]
-        done[index] = extract_batch(root, known, batches[index], keep_plain=True)
+        done[index] = extract_batch(root, known, batches[index])
         left = _bytes_left(read_end)
         if left is not None:  # files in the batches taken so far, by any process (those in flight included)
             report("extract", files_before[len(batches) - left // TOKEN.size], files_before[-1])
@@ -102,7 +104,7 @@ def _take_batches(root: str, known, batches: list, read_end: int, report) -> dic
 
 def _child(root: str, known, batches: list, read_end: int, handback) -> None:
     """A forked child's share: batches taken from the pipe until it is empty, then the results written to
-    `handback` (sealed entries only: the parent reads them back with `unseal`)."""
+    `handback`."""
     done = {}
     while token := os.read(read_end, TOKEN.size):
         index = TOKEN.unpack(token)[0]

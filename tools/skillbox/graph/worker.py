@@ -90,24 +90,21 @@ def read_bytes(path: str) -> bytes:
     return chunks[0] if len(chunks) == 2 else b"".join(chunks)
 
 
-def extract_batch(root: str, known, batch: list[tuple[str, str]], keep_plain: bool = False) -> list[tuple]:
-    """[(rel, lang)] -> [(rel, key, sealed entry or None)]; `known` holds the keys the cache already has.
+def extract_batch(root: str, known: dict[str, bytes], batch: list[tuple[str, str]]) -> list[tuple]:
+    """[(rel, lang)] -> [(rel, key, sealed entry or None)]; `known` maps keys the cache already holds to None.
 
     A file whose content key is already cached (a touched file, a copy of another file) is not re-extracted.
-    With `keep_plain` each result also carries what was sealed, `(plain record, skip reason)`, or None: the
-    process that extracted a file need not unseal its entry again.
     """
     out = []
     for rel, lang in batch:
         try:
             data = read_bytes(os.path.join(root, rel))
         except OSError:
-            out.append((rel, None, None, None) if keep_plain else (rel, None, None))
+            out.append((rel, None, None))
             continue
         key = f"{content_key(data)}-{language_epoch(lang)}"
         if key in known:
-            out.append((rel, key, None, None) if keep_plain else (rel, key, None))
+            out.append((rel, key, None))
             continue
-        result = extract_bytes(data, lang)
-        out.append((rel, key, seal(result), result) if keep_plain else (rel, key, seal(result)))
+        out.append((rel, key, seal(extract_bytes(data, lang))))
     return out
