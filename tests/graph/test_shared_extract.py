@@ -95,3 +95,14 @@ def test_more_batches_than_the_pipe_holds_means_the_callers_pool(project):
     root, batches = _tree(project, count=2)
     many = [batches[0]] * 20_000  # 80,000 bytes of tokens: more than a 64 KiB pipe takes without a reader
     assert shared_extract.extract_shared(root, frozenset(), many, 2, lambda *a: None) is None
+
+
+def test_a_small_language_is_one_batch_but_the_main_language_is_always_spread(project):
+    _root, batches = _tree(project, count=60)  # 61 Python files: fewer than one batch's worth of a minor language
+    assert len(batches) == 3 and {len(b) for b in batches} == {24, 13}
+    todo = [(f"a{i}.py", "python") for i in range(200)] + [(f"b{i}.ts", "typescript") for i in range(50)]
+    sizes = {rel: 100 for rel, _lang in todo}
+    by_lang = {}
+    for batch in _batches(todo, sizes):
+        by_lang.setdefault(batch[0][1], []).append(len(batch))
+    assert by_lang["typescript"] == [50] and sorted(by_lang["python"]) == [8] + [24] * 8

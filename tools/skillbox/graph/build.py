@@ -691,15 +691,17 @@ def _extract(root: Path, known: frozenset[str], todo, jobs: int | None, report: 
 def _batches(todo: list[tuple[str, str]], sizes: dict[str, int]) -> list[list[tuple[str, str]]]:
     """The pool's work, biggest batches first so no worker is left with a long one at the end.
 
-    A batch holds one language, and a language of few files (up to `ONE_BATCH_FILES`) is one batch: its parser
-    and query (TSX's query alone costs ~65 ms) are then made by the one process that meets it, not by every
-    one or before the fork. Sizes are the walk's."""
+    A batch holds one language, and a language of few files (up to `ONE_BATCH_FILES`) is one batch unless it is
+    the language with the most files (which is always spread, so a small project still uses every core): its
+    parser and query (TSX's query alone costs ~65 ms) are then made by the one process that meets it, not by
+    every one or before the fork. Sizes are the walk's."""
     by_lang: dict[str, list[tuple[str, str]]] = {}
     for rel, lang in sorted(todo, key=lambda item: (-sizes[item[0]], item[0])):
         by_lang.setdefault(lang, []).append((rel, lang))
+    most = max(by_lang.values(), key=len) if by_lang else None
     batches = []
     for files in by_lang.values():
-        step = len(files) if len(files) <= ONE_BATCH_FILES else BATCH_FILES
+        step = len(files) if len(files) <= ONE_BATCH_FILES and files is not most else BATCH_FILES
         batches.extend(files[i : i + step] for i in range(0, len(files), step))
     batches.sort(key=lambda batch: -sum(sizes[rel] for rel, _lang in batch))
     return batches
