@@ -14,6 +14,13 @@ in the same run, alternating, and the table shows new / base ratios. Corpora are
 ~/.cache/skillbox-graph/corpora/<name> (see graph_vs_graphify.py), never written to.
 
     python bench/graph_extract.py [--corpora vite,django] [--rounds 5] [--base /tmp/main-checkout]
+
+With `--stage` it measures instead the whole extraction stage of a cold build, as `build_graph` runs it (the
+process pool or the shared extraction, warm-up, imports, the records): wall time, the build process's CPU and
+its children's (the workers), each cold run in a fresh process, versions interleaved, medians of `--repeat`
+runs. That is where the time around the workers' own CPU shows (pool start, serial warm-up, the records).
+
+    python bench/graph_extract.py --stage --corpora django,svelte --repeat 3 --base /tmp/main-checkout
 """
 
 from __future__ import annotations
@@ -123,9 +130,35 @@ def measure(corpus: Path, rounds: int) -> dict:
     return {"files": len(items), "parse": parse_s, "query": query_s, "worker": worker_s, "parent": parent_s}
 
 
-def run_one(tools: Path, corpus: Path, rounds: int) -> dict:
+def measure_stage(corpus: Path) -> dict:
+    """One cold extraction stage in this fresh process: the plan (walk) first, then `build.extract` timed."""
+    import resource
+
+    from skillbox.graph import build
+
+    def cpu(who) -> float:
+        usage = resource.getrusage(who)
+        return usage.ru_utime + usage.ru_stime
+
+    out = Path(tempfile.mkdtemp(prefix="skillbox-bench-stage-"))
+    try:
+        plan = build.make_plan(corpus, out, True, build.DEFAULT_MAX_BYTES, {}, lambda *a: None)
+        gc.disable()  # as `build_graph` does
+        parent, children, started = cpu(resource.RUSAGE_SELF), cpu(resource.RUSAGE_CHILDREN), time.perf_counter()
+        extracted = build.extract(plan, None, {}, lambda *a: None)
+        wall = time.perf_counter() - started
+        parent = cpu(resource.RUSAGE_SELF) - parent
+        children = cpu(resource.RUSAGE_CHILDREN) - children
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+    return {"files": len(extracted.records), "wall": wall, "parent": parent, "children": children}
+
+
+def run_one(tools: Path, corpus: Path, rounds: int, stage: bool = False) -> dict:
     env = {**os.environ, "PYTHONPATH": str(tools)}
     cmd = [sys.executable, __file__, "--measure", str(corpus), "--rounds", str(rounds)]
+    if stage:
+        cmd.append("--stage")
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
     return json.loads(out.strip().splitlines()[-1])
 
@@ -136,10 +169,12 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5, help="best of this many passes per stage")
     ap.add_argument("--repeat", type=int, default=2, help="alternating runs per version (best is kept)")
     ap.add_argument("--base", help="another checkout whose tools/ to measure alongside")
+    ap.add_argument("--stage", action="store_true", help="the whole extraction stage of cold builds (see above)")
     ap.add_argument("--measure", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.measure:
-        print(json.dumps(measure(Path(args.measure), args.rounds)))
+        corpus = Path(args.measure)
+        print(json.dumps(measure_stage(corpus) if args.stage else measure(corpus, args.rounds)))
         return
     # Snapshots of the code under test: edits to a working tree during a long run do not mix versions.
     snapshots = Path(tempfile.mkdtemp(prefix="skillbox-bench-extract-"))
@@ -150,7 +185,7 @@ def main() -> None:
         versions[version] = snapshots / version
         shutil.copytree(tools, versions[version], ignore=shutil.ignore_patterns("__pycache__"))
     try:
-        report(args, versions)
+        (report_stage if args.stage else report)(args, versions)
     finally:
         shutil.rmtree(snapshots, ignore_errors=True)
 
@@ -176,6 +211,32 @@ def report(args, versions: dict[str, Path]) -> None:
             ratios = " | ".join(f"{this[stage] / base[stage]:.2f}" for stage in STAGES)
             python = (this["worker"] + this["parent"]) / (base["worker"] + base["parent"])
             print(f"| {name} | this / base | | {ratios} | {python:.2f} |")
+
+
+def report_stage(args, versions: dict[str, Path]) -> None:
+    import statistics
+
+    fields = ("wall", "parent", "children")
+    print(f"medians of {args.repeat} cold runs per version, interleaved; CPU = user + system")
+    print("| corpus | code | files | extract stage wall | build process CPU | children CPU | total CPU |")
+    print("|---|---|---|---|---|---|---|")
+    for name in args.corpora.split(","):
+        corpus = CORPORA / name
+        runs: dict[str, list[dict]] = {version: [] for version in versions}
+        for _ in range(args.repeat):
+            for version, tools in versions.items():
+                runs[version].append(run_one(tools, corpus, 1, stage=True))
+        medians = {}
+        for version, rows in runs.items():
+            row = {field: statistics.median(r[field] for r in rows) for field in fields}
+            row["total"] = statistics.median(r["parent"] + r["children"] for r in rows)
+            medians[version] = row
+            cells = " | ".join(f"{row[field]:.3f} s" for field in (*fields, "total"))
+            print(f"| {name} | {version} | {rows[0]['files']} | {cells} |")
+        if "base" in medians:
+            base, this = medians["base"], medians["this"]
+            ratios = " | ".join(f"{this[f] / base[f]:.2f}" if base[f] else "-" for f in (*fields, "total"))
+            print(f"| {name} | this / base | | {ratios} |")
 
 
 if __name__ == "__main__":

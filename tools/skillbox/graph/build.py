@@ -40,6 +40,7 @@ GRAPH_NAME = "graph.json"
 INDEX_VERSION = 1
 POOL_MIN_FILES = 48
 BATCH_FILES = 24
+ONE_BATCH_FILES = 4 * BATCH_FILES  # a language with no more files than this is extracted as one batch
 EXTERNALS = ""  # the blocks entry of the external nodes (no file has an empty path)
 
 Progress = Callable[[str, int, int], None]
@@ -660,16 +661,24 @@ def _extract(root: Path, known: frozenset[str], todo, jobs: int | None, report: 
         report("extract", total, total)
         return out
     batches = _batches(todo, sizes)
+    if os.name == "posix":
+        from skillbox.graph.shared_extract import extract_shared
+        from skillbox.graph.worker import warm
+
+        # Before the fork, so every child inherits them: the parsers and queries of the languages spread over
+        # several batches. A language of one batch is made by the one process that takes it, while the others
+        # extract (TypeScript's query alone takes ~0.1 s to compile, which every process would wait for).
+        met = Counter(batch[0][1] for batch in batches)
+        warm({lang for lang, count in met.items() if count > 1})
+        shared = extract_shared(str(root), known, batches, workers, report, meanwhile=_import_what_comes_next)
+        if shared is not None:
+            return shared
     out = []
     # Imported here: the no-change path must not pay ~0.1 s for the process-pool machinery.
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    if context.get_start_method() == "fork":
-        from skillbox.graph.worker import warm
-
-        warm({lang for _rel, lang in todo})
     with ProcessPoolExecutor(max_workers=min(workers, len(batches)), mp_context=context) as pool:
         futures = [pool.submit(extract_batch, str(root), known, batch) for batch in batches]
         _import_what_comes_next()
@@ -682,12 +691,18 @@ def _extract(root: Path, known: frozenset[str], todo, jobs: int | None, report: 
 def _batches(todo: list[tuple[str, str]], sizes: dict[str, int]) -> list[list[tuple[str, str]]]:
     """The pool's work, biggest batches first so no worker is left with a long one at the end.
 
-    A batch holds one language: every worker compiles the query of each language it meets (TSX alone costs
-    ~65 ms), so a language with a handful of files is better met by one worker only. Sizes are the walk's."""
+    A batch holds one language, and a language of few files (up to `ONE_BATCH_FILES`) is one batch unless it is
+    the language with the most files (which is always spread, so a small project still uses every core): its
+    parser and query (TSX's query alone costs ~65 ms) are then made by the one process that meets it, not by
+    every one or before the fork. Sizes are the walk's."""
     by_lang: dict[str, list[tuple[str, str]]] = {}
     for rel, lang in sorted(todo, key=lambda item: (-sizes[item[0]], item[0])):
         by_lang.setdefault(lang, []).append((rel, lang))
-    batches = [files[i : i + BATCH_FILES] for files in by_lang.values() for i in range(0, len(files), BATCH_FILES)]
+    most = max(by_lang.values(), key=len) if by_lang else None
+    batches = []
+    for files in by_lang.values():
+        step = len(files) if len(files) <= ONE_BATCH_FILES and files is not most else BATCH_FILES
+        batches.extend(files[i : i + step] for i in range(0, len(files), step))
     batches.sort(key=lambda batch: -sum(sizes[rel] for rel, _lang in batch))
     return batches
 

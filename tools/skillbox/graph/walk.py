@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import stat
 from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -54,6 +55,7 @@ VENDORED_DIRS = frozenset({"vendor", "vendors", "third_party", "thirdparty", "3r
 BUILD_DIRS = frozenset({"dist", "build", "target", "out", "coverage", "htmlcov", "_build"})
 GENERATED_SUFFIXES = (".min.js", ".min.css", ".min.mjs", "_pb2.py", "_pb2_grpc.py", ".pb.go", ".bundle.js", ".map")
 DEFAULT_MAX_BYTES = 1_000_000
+_NAME = attrgetter("name")
 
 
 @dataclass
@@ -65,17 +67,27 @@ class WalkResult:
         self.skipped.setdefault(reason, []).append(rel)
 
 
+_BY_SUFFIX: dict[str, str | None] = {}  # what `language_of` answers for a suffix, but for project files
+
+
 def language_of(rel: str) -> str | None:
     dot = rel.rfind(".")
     if dot < 0:
         return None
-    if rel.endswith((".json", ".yaml")) and is_project_file(rel.rsplit("/", 1)[-1]):
+    suffix = rel[dot:]
+    if (suffix == ".json" or suffix == ".yaml") and is_project_file(rel.rsplit("/", 1)[-1]):
         return PROJECT_LANG
-    doc = DOC_EXTENSIONS.get(rel[dot:].lower())
-    if doc:
-        return doc
-    spec = for_path(rel)
-    return spec.name if spec else None
+    try:
+        return _BY_SUFFIX[suffix]  # the rest depends on the suffix alone: asked once per suffix, not per file
+    except KeyError:
+        pass
+    lang = DOC_EXTENSIONS.get(suffix.lower())
+    if not lang:
+        spec = for_path(rel)
+        lang = spec.name if spec else None
+    if len(_BY_SUFFIX) < 4096:
+        _BY_SUFFIX[suffix] = lang
+    return lang
 
 
 def _load_spec(directory: str, present: list[str]) -> _IgnoreRules | None:
@@ -167,7 +179,7 @@ def walk_tree(root: Path, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[Pat
         visited.add(key)
         try:
             with os.scandir(abs_dir) as it:
-                entries = sorted(it, key=lambda e: e.name)
+                entries = sorted(it, key=_NAME)
         except OSError:
             result.skip("unreadable", rel_dir or ".")
             return
