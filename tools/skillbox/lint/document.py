@@ -9,7 +9,6 @@ defs block is skipped); a file whose only composition lives inside `<template>` 
 
 from __future__ import annotations
 
-import bisect
 import time
 
 from skillbox.lint.css import Declaration, Stylesheet, parse_declarations, parse_stylesheet
@@ -156,7 +155,15 @@ class Document:
                 pos = find(b"\n", pos + 1)
             self._line_starts = starts
         offset = max(0, min(offset, len(self.source)))
-        line = bisect.bisect_right(self._line_starts, offset) - 1
+        starts = self._line_starts
+        low, high = 0, len(starts)  # bisect_right by hand: loading the `_bisect` extension costs more than this
+        while low < high:
+            middle = (low + high) // 2
+            if offset < starts[middle]:
+                high = middle
+            else:
+                low = middle + 1
+        line = low - 1
         column = len(self.source[self._line_starts[line] : offset].decode("utf-8", "replace")) + 1
         return line + 1, column
 

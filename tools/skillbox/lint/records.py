@@ -53,8 +53,9 @@ def _process(cls: type, eq: bool, frozen: bool) -> type:
     for name in ("__eq__", "__hash__", "__repr__", "__init__", "__setattr__", "__post_init__"):
         if name in own and not (name == "__hash__" and own[name] is None):
             raise TypeError(f"{cls.__name__}: records do not support a custom {name}")
-    if any(hasattr(base, "__record_fields__") for base in cls.__mro__[1:]):
-        raise TypeError(f"{cls.__name__}: records do not support inheritance")
+    for base in cls.__mro__[1:]:  # (not `hasattr`: a miss on a class formats an AttributeError message)
+        if "__record_fields__" in base.__dict__:
+            raise TypeError(f"{cls.__name__}: records do not support inheritance")
     annotations = own.get("__annotations__", {})
     names: list[str] = []
     compared: list[str] = []
@@ -63,30 +64,39 @@ def _process(cls: type, eq: bool, frozen: bool) -> type:
     body: list[str] = []
     namespace: dict = {"_HAS_FACTORY": _HAS_FACTORY, "_setattr": object.__setattr__}
     for name, annotation in annotations.items():
-        if "ClassVar" in str(annotation) or "InitVar" in str(annotation):
+        text = annotation if annotation.__class__ is str else str(annotation)
+        if "ClassVar" in text or "InitVar" in text:
             raise TypeError(f"{cls.__name__}.{name}: records do not support ClassVar/InitVar")
         value = own.get(name, _MISSING)
-        spec = value if isinstance(value, _Field) else _Field(value, _MISSING, True, True)
         names.append(name)
-        if spec.compare:
+        if isinstance(value, _Field):
+            if value.compare:
+                compared.append(name)
+            if value.repr:
+                shown.append(name)
+            default = value.default
+            factory = value.default_factory
+        else:  # a plain default (already the class attribute) or none: compared and shown
             compared.append(name)
-        if spec.repr:
             shown.append(name)
-        if spec.default_factory is not _MISSING:
-            namespace[f"_factory_{name}"] = spec.default_factory
+            default = value
+            factory = _MISSING
+        if factory is not _MISSING:
+            namespace[f"_factory_{name}"] = factory
             params.append(f"{name}=_HAS_FACTORY")
             assigned = f"_factory_{name}() if {name} is _HAS_FACTORY else {name}"
             if name in own:
                 delattr(cls, name)
-        elif spec.default is not _MISSING:
-            if spec.default.__class__.__hash__ is None:  # dataclasses' test: a list, dict or set shared by all
+        elif default is not _MISSING:
+            if default.__class__.__hash__ is None:  # dataclasses' test: a list, dict or set shared by all
                 raise ValueError(
-                    f"mutable default {type(spec.default)} for field {name} is not allowed: use default_factory"
+                    f"mutable default {type(default)} for field {name} is not allowed: use default_factory"
                 )
-            namespace[f"_default_{name}"] = spec.default
+            namespace[f"_default_{name}"] = default
             params.append(f"{name}=_default_{name}")
             assigned = name
-            setattr(cls, name, spec.default)
+            if value is not default:  # field(default=...): the class attribute is the field, not its default
+                setattr(cls, name, default)
         else:
             if params and "=" in params[-1]:
                 raise TypeError(f"{cls.__name__}: non-default argument {name!r} follows default argument")
