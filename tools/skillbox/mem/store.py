@@ -107,7 +107,8 @@ SUMMARY_FTS_COLUMNS = ["request", "investigated", "learned", "completed", "next_
 SUMMARY_WEIGHTS = "6.0, 2.0, 3.0, 3.0, 1.0"
 # Weight of the `cjk` column (schema v2): a CJK substring hit counts like a facts hit.
 CJK_WEIGHT = "3.0"
-# Weight of an observation's `context` column (schema v3): words of the record before it in its session.
+# Weight of an observation's `context` column (schema v3): the titles of the records around it in its session
+# (CONTEXT_RECORDS before it, CONTEXT_AFTER after it).
 CONTEXT_WEIGHT = "1.0"
 # How many earlier records of its session an observation's context holds (their titles, newest first), and
 # whether the title of the record after it is added when that record is written (`note_successor`).
