@@ -179,7 +179,8 @@ def ablate(rules: list[str]) -> None:
     """Switch the named rules off in this process (the bench's own copy of the search code)."""
     for rule in rules:
         if rule == "context":
-            capture.context_sql = lambda session, before: f"substr({session}, 1, 0)"  # binds the parameter, yields ''
+            # binds both parameters, yields ''
+            capture.context_sql = lambda session, before, project: f"substr({session} || {project}, 1, 0)"
         elif rule == "next":
             store_module.CONTEXT_AFTER = 0
         elif rule == "sessions":

@@ -200,3 +200,45 @@ def test_an_interrupted_import_leaves_no_copy_of_its_titles(home, monkeypatch):
         assert store.conn.execute("SELECT count(*) FROM observations").fetchone()[0] == 1
         assert _context(store, kept) == ""
         assert refs(search(store, "years")) == []
+
+
+def test_a_session_that_moves_to_another_project_copies_no_titles_across(home, tmp_path, monkeypatch):
+    """The project is resolved per event, so one session can write to two projects: `--project beta` must not find
+    a beta record by the words of an alpha record next to it, on the write path, after a migration, or an import."""
+    from skillbox.mem.search import Filters
+    from skillbox.mem.transfer import export, import_lines
+
+    with open_store() as store:
+        (alpha,) = _turns(store, ["Lockout counter moved into the middleware"], session="s1", project="alpha")
+        (beta,) = _turns(store, ["Edited chart.py"], session="s1", project="beta")
+        (alpha2,) = _turns(store, ["Retry docs read"], session="s1", project="alpha")
+        assert (_context(store, alpha), _context(store, beta)) == ("Retry docs read", "")
+        assert _context(store, alpha2) == "Lockout counter moved into the middleware"
+        assert refs(search(store, "lockout middleware", Filters(project="beta"))) == []
+        with open(tmp_path / "out.jsonl", "w") as out:
+            export(store, out)
+    with Store(tmp_path / "imported.db") as other:
+        with open(tmp_path / "out.jsonl") as lines:
+            import_lines(other, lines)
+        got = dict(other.conn.execute("SELECT title, context FROM observations").fetchall())
+        assert got["Edited chart.py"] == "" and got["Retry docs read"] == "Lockout counter moved into the middleware"
+
+    path = tmp_path / "old.db"
+    monkeypatch.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS[:2])
+    monkeypatch.setattr(store_module, "LATEST_VERSION", 2)
+    with Store(path) as old:
+
+        def fill() -> None:
+            old.conn.execute(
+                "INSERT INTO sessions (session_id, project, started_at) VALUES ('s1', 'alpha', ?)", (now_iso(),)
+            )
+            for title, project in (("Lockout counter moved", "alpha"), ("Edited chart.py", "beta")):
+                insert_old_observation(old.conn, title, project=project, session_id="s1")
+
+        old.write(fill)
+    monkeypatch.undo()
+    with Store(path) as new:
+        assert dict(new.conn.execute("SELECT title, context FROM observations").fetchall()) == {
+            "Lockout counter moved": "",
+            "Edited chart.py": "",
+        }

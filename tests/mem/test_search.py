@@ -43,7 +43,9 @@ def without_context(monkeypatch):
     from skillbox.mem import capture
     from skillbox.mem import store as store_module
 
-    monkeypatch.setattr(capture, "context_sql", lambda session, before: f"substr({session}, 1, 0)")
+    monkeypatch.setattr(
+        capture, "context_sql", lambda session, before, project: f"substr({session} || {project}, 1, 0)"
+    )
     monkeypatch.setattr(store_module, "CONTEXT_AFTER", 0)
 
 

@@ -68,6 +68,14 @@ def test_a_not_for_clause_keeps_its_kind_of_request_away_and_only_its_own_words(
     assert {"rout", "store", "vue", "js"} <= excluded and "scroll" in own and "rout" not in own
 
 
+def test_a_not_for_clause_excludes_its_own_words_not_the_words_its_stems_merge_with():
+    """The stemmer makes "custom" of "customer": a rebuttal about a custom loss is not a customer complaint."""
+    index = TriggerIndex(load_skill_docs(SKILLS))
+    assert index.pick("Write a rebuttal to reviewer 2 who questions our custom loss function") == "paper-rebuttal"
+    assert index.pick("Respond to the reviewers about our customized benchmark in the rebuttal") == "paper-rebuttal"
+    assert index.pick("Reply to these angry customers' reviews on our app store page") is None  # plural, same word
+
+
 def test_the_bundles_not_for_clauses_keep_their_near_misses_away():
     index = TriggerIndex(load_skill_docs(SKILLS))
     assert index.pick("Reply to the reviewers' comments on our manuscript point by point") == "paper-rebuttal"

@@ -88,7 +88,7 @@ def to_sarif(result: LintResult, rules: dict[str, Rule]) -> dict:
 
 def render(result: LintResult, fmt: str, rules: dict[str, Rule]) -> str:
     if fmt in ("json", "sarif"):
-        from skillbox.lint.json_text import dumps  # orjson, not the json package (start-up cost, see there)
+        from skillbox.lint.json_text import dumps  # not the json package (start-up cost, see there)
 
         return dumps(to_json(result) if fmt == "json" else to_sarif(result, rules))
     return to_text(result)

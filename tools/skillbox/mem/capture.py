@@ -321,7 +321,7 @@ def insert_observation(
         "INSERT OR IGNORE INTO observations (session_id, project, type, title, subtitle, facts, narrative, concepts, "
         "files_read, files_modified, prompt_number, origin, content_hash, created_at, context) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-        f"{context_sql('?', str(2**63 - 1))})",
+        f"{context_sql('?', str(2**63 - 1), '?')})",
         (
             session_id,
             project,
@@ -338,10 +338,11 @@ def insert_observation(
             digest,
             created_at,
             session_id,
+            project,
         ),
     )
     if cursor.rowcount == 1:
-        note_successor(conn, session_id, cursor.lastrowid, obs.title)
+        note_successor(conn, session_id, cursor.lastrowid, obs.title, project)
         return cursor.lastrowid
     return conn.execute("SELECT id FROM observations WHERE content_hash = ?", (digest,)).fetchone()[0]
 

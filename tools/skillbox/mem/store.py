@@ -107,7 +107,8 @@ SUMMARY_FTS_COLUMNS = ["request", "investigated", "learned", "completed", "next_
 SUMMARY_WEIGHTS = "6.0, 2.0, 3.0, 3.0, 1.0"
 # Weight of the `cjk` column (schema v2): a CJK substring hit counts like a facts hit.
 CJK_WEIGHT = "3.0"
-# Weight of an observation's `context` column (schema v3): words of the record before it in its session.
+# Weight of an observation's `context` column (schema v3): the titles of the records around it in its session
+# (CONTEXT_RECORDS before it, CONTEXT_AFTER after it).
 CONTEXT_WEIGHT = "1.0"
 # How many earlier records of its session an observation's context holds (their titles, newest first), and
 # whether the title of the record after it is added when that record is written (`note_successor`).
@@ -115,41 +116,46 @@ CONTEXT_RECORDS = 2
 CONTEXT_AFTER = 1
 
 
-def context_sql(session: str, before: str) -> str:
+def context_sql(session: str, before: str, project: str) -> str:
     """SQL for an observation's `context`: the titles of the CONTEXT_RECORDS observations before id `before` in
-    session `session` (SQL expressions), newest first, or '' (no session, first record of it).
+    session `session` and project `project` (SQL expressions), newest first, or '' (no session, first record of it).
 
     Why: an answer's words are often not the topic's ("Been doing it for 3 years." after "How long have you been
     doing yoga?"; "Edited lockout.py" after the reasoning that named the lockout bug). Indexing the turn before it,
     in a column of its own with a low weight, lets the topic's words find the record without ranking it above one
     that holds them itself. Only records of the same session are copied: a session is deleted whole (prune,
-    forget), so no copy outlives the text it came from.
+    forget), so no copy outlives the text it came from. And only records of the same project: a session that moved
+    to another folder (the project is resolved per event) must not make `--project` find one project's records by
+    the other's words.
     """
     return (
         "(SELECT coalesce(group_concat(title, ' '), '') FROM (SELECT p.title FROM observations p "
-        f"WHERE p.session_id = {session} AND p.id < {before} ORDER BY p.id DESC LIMIT {CONTEXT_RECORDS}))"
+        f"WHERE p.session_id = {session} AND p.project = {project} AND p.id < {before} "
+        f"ORDER BY p.id DESC LIMIT {CONTEXT_RECORDS}))"
     )
 
 
-def note_successor(conn: sqlite3.Connection, session_id: str | None, new_id: int, title: str) -> None:
-    """The write path's second half of `context`: the record just before a new one in its session gains the new
+def note_successor(conn: sqlite3.Connection, session_id: str | None, new_id: int, title: str, project: str) -> None:
+    """The write path's second half of `context`: the record just before a new one in its session (and project,
+    see `context_sql`) gains the new
     record's title (CONTEXT_AFTER; 0 switches it off). A question is then also found by the words of its answer,
     a "Read auth.py" by the words of the edit that followed it. One indexed update of one row per write."""
     if session_id is None or not CONTEXT_AFTER:
         return
     conn.execute(
         "UPDATE observations SET context = CASE WHEN context = '' THEN ? ELSE context || ' ' || ? END "
-        "WHERE id = (SELECT p.id FROM observations p WHERE p.session_id = ? AND p.id < ? ORDER BY p.id DESC LIMIT 1)",
-        (title, title, session_id, new_id),
+        "WHERE id = (SELECT p.id FROM observations p WHERE p.session_id = ? AND p.project = ? AND p.id < ? "
+        "ORDER BY p.id DESC LIMIT 1)",
+        (title, title, session_id, project, new_id),
     )
 
 
 def _context_of_stored_rows() -> str:
     """`context` for rows already stored (migration): what the write path leaves, the titles before and after."""
-    before = context_sql("observations.session_id", "observations.id")
+    before = context_sql("observations.session_id", "observations.id", "observations.project")
     after = (
         "(SELECT n.title FROM observations n WHERE n.session_id = observations.session_id "
-        "AND n.id > observations.id ORDER BY n.id LIMIT 1)"
+        "AND n.project = observations.project AND n.id > observations.id ORDER BY n.id LIMIT 1)"
     )
     if not CONTEXT_AFTER:
         return before

@@ -198,9 +198,10 @@ def import_lines(store: Store, lines: Iterable[str], *, redact: bool = True) -> 
             columns, marks = ", ".join(names), ", ".join("?" * len(names))
             if table == "observations":  # the words of the records before it, as the write path stores them
                 columns += ", context"
-                marks += ", " + context_sql("?", str(2**63 - 1))
+                marks += ", " + context_sql("?", str(2**63 - 1), "?")
                 session = values[names.index("session_id")] if "session_id" in names else None
-                values = [*values, session]
+                project = values[names.index("project")]
+                values = [*values, session, project]
             try:
                 cursor = store.conn.execute(f"INSERT OR IGNORE INTO {table} ({columns}) VALUES ({marks})", values)
             except sqlite3.IntegrityError as err:
@@ -208,7 +209,7 @@ def import_lines(store: Store, lines: Iterable[str], *, redact: bool = True) -> 
             if cursor.rowcount == 1:
                 rows.append((table, cursor.lastrowid))
                 if table == "observations":
-                    note_successor(store.conn, session, cursor.lastrowid, values[names.index("title")])
+                    note_successor(store.conn, session, cursor.lastrowid, values[names.index("title")], project)
             tally.setdefault(kind, [0, 0])[0 if cursor.rowcount == 1 else 1] += 1
             index += 1
         return index, rows, tally
@@ -236,8 +237,9 @@ def _undo(store: Store, added: list[tuple[str, int]]) -> None:
             for table, rowid in reversed(chunk):
                 if table == "observations":
                     row = store.conn.execute(
-                        "SELECT (SELECT p.id FROM observations p WHERE p.session_id = o.session_id AND p.id < o.id "
-                        "ORDER BY p.id DESC LIMIT 1) FROM observations o WHERE o.id = ?",
+                        "SELECT (SELECT p.id FROM observations p WHERE p.session_id = o.session_id "
+                        "AND p.project = o.project AND p.id < o.id ORDER BY p.id DESC LIMIT 1) "
+                        "FROM observations o WHERE o.id = ?",
                         (rowid,),
                     ).fetchone()
                     before += [row[0]] if row and row[0] is not None else []

@@ -60,17 +60,25 @@ STOP_WORDS = frozenset(
 
 def tokenize(text: str) -> list[str]:
     """Index terms of `text`: stemmed English words and Chinese character bigrams."""
-    terms: list[str] = []
+    return [term for term, _word in _terms_and_words(text)]
+
+
+def _terms_and_words(text: str) -> list[tuple[str, str]]:
+    """(index term, the word it came from, a final plural "s" dropped) for each term of `text`: the stemmer makes
+    one term of words a reader keeps apart ("customer" and "custom"), so a "Not for" clause is matched by word."""
+    pairs: list[tuple[str, str]] = []
     for match in _TOKEN.finditer(text.lower()):
         word = match.group()
         if re.match(rf"[{_CJK}]", word):
             if len(word) == 1:
-                terms.append(word)
+                pairs.append((word, word))
             else:
-                terms.extend(word[i : i + 2] for i in range(len(word) - 1))
+                pairs.extend((word[i : i + 2], word[i : i + 2]) for i in range(len(word) - 1))
         elif word not in STOP_WORDS:
-            terms.append(_STEMMER.stemWord(word.replace("'", "")))
-    return terms
+            word = word.replace("'", "")
+            plain = word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+            pairs.append((_STEMMER.stemWord(word), plain))
+    return pairs
 
 
 @dataclass(frozen=True)
@@ -105,9 +113,21 @@ def load_skill_docs(skills_dir: Path) -> list[SkillDoc]:
 
 def split_exclusions(name: str, description: str) -> tuple[list[str], frozenset[str]]:
     """(the terms a skill owns, the terms only its "Not for ..." clauses name) for one description."""
+    own, excluded = _own_and_excluded(name, description)
+    return own, frozenset(term for term, _word in excluded)
+
+
+def _own_and_excluded(name: str, description: str) -> tuple[list[str], frozenset[tuple[str, str]]]:
+    """(the terms a skill owns, (term, word) of each word only its "Not for ..." clauses name)."""
     own = tokenize(f"{name.replace('-', ' ')} {_NOT_FOR.sub(' ', description)}")
-    excluded = {term for clause in _NOT_FOR.findall(description) for term in tokenize(clause[len("Not for") :])}
-    return own, frozenset(excluded - set(own))
+    owned = set(own)
+    excluded = {
+        pair
+        for clause in _NOT_FOR.findall(description)
+        for pair in _terms_and_words(clause[len("Not for") :])
+        if pair[0] not in owned
+    }
+    return own, frozenset(excluded)
 
 
 class TriggerIndex:
@@ -117,7 +137,7 @@ class TriggerIndex:
         if not docs:
             raise InvalidInputError("no skills to index")
         self.docs = docs
-        split = [split_exclusions(d.name, d.description) for d in docs]
+        split = [_own_and_excluded(d.name, d.description) for d in docs]
         self._tf = [Counter(own) for own, _ in split]
         self._excluded = {d.name: excluded for d, (_, excluded) in zip(docs, split, strict=True)}
         self._len = [sum(tf.values()) for tf in self._tf]
@@ -148,8 +168,9 @@ class TriggerIndex:
     def pick(self, request: str, min_score: float = MIN_SCORE, min_terms: int = MIN_TERMS) -> str | None:
         """The skill this request would load, or None when the best match is too weak (see MIN_SCORE).
 
-        A skill whose "Not for" words the request uses is skipped for the next-best one, under the same rule."""
-        terms = set(tokenize(request))
+        A skill whose "Not for" words the request uses is skipped for the next-best one, under the same rule: the
+        same word, not one the stemmer merges with it ("custom loss" is not "customer complaints")."""
+        terms = set(_terms_and_words(request))
         for name, score, matched in self.score(request):
             if score < min_score or matched < min_terms:
                 return None
