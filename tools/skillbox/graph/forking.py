@@ -38,3 +38,13 @@ def joined(pid: int) -> bool:
     except ChildProcessError:
         return False
     return os.waitstatus_to_exitcode(status) == 0
+
+
+def stopped(pid: int) -> None:
+    """End a child whose result will not be read, and wait for it (no zombie left behind)."""
+    import contextlib
+    import signal
+
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
+    joined(pid)

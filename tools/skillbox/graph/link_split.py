@@ -16,12 +16,11 @@ graph.json are byte-identical split and serial.
 
 from __future__ import annotations
 
-import contextlib
 import marshal
 import os
 import tempfile
 
-from skillbox.graph.forking import fork_task, joined
+from skillbox.graph.forking import fork_task, joined, stopped
 from skillbox.graph.graph_json import BlockParts, FileBlock, file_block
 from skillbox.graph.records import FileRecord
 from skillbox.graph.resolve import Resolver
@@ -83,7 +82,7 @@ def resolve_blocks(
             done = _rendered(resolver, mine)
         except BaseException:  # this part failed (or was interrupted): the child's work is moot, reap it
             if pid is not None:
-                _stop(pid)
+                stopped(pid)
             raise
         if pid is not None:
             if joined(pid):
@@ -95,15 +94,6 @@ def resolve_blocks(
                 resolver.resolve_files(theirs)
                 done.update(_rendered(resolver, theirs))
     return resolver, done
-
-
-def _stop(pid: int) -> None:
-    """End a child whose blocks will not be read, and wait for it (no zombie left behind)."""
-    import signal
-
-    with contextlib.suppress(OSError):
-        os.kill(pid, signal.SIGKILL)
-    joined(pid)
 
 
 def core_free() -> bool:

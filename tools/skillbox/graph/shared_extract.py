@@ -22,7 +22,7 @@ import os
 import struct
 import tempfile
 
-from skillbox.graph.forking import fork_task, joined
+from skillbox.graph.forking import fork_task, joined, stopped
 from skillbox.graph.worker import extract_batch
 
 TOKEN = struct.Struct("<I")
@@ -68,7 +68,7 @@ def extract_shared(root: str, known, batches: list[list[tuple[str, str]]], jobs:
             by_batch = _take_batches(root, known, batches, read_end, report)
         except BaseException:
             for pid, _handback in children:  # no child outlives a failed build, none is left a zombie
-                _kill(pid)
+                stopped(pid)
             raise
         finally:
             os.close(read_end)
@@ -111,14 +111,6 @@ def _child(root: str, known, batches: list, read_end: int, handback) -> None:
         done[index] = extract_batch(root, known, batches[index])
     marshal.dump(done, handback)
     handback.flush()
-
-
-def _kill(pid: int) -> None:
-    import signal
-
-    with contextlib.suppress(OSError):
-        os.kill(pid, signal.SIGKILL)
-    joined(pid)
 
 
 def _bytes_left(fd: int) -> int | None:
