@@ -180,7 +180,7 @@ def ablate(rules: list[str]) -> None:
     for rule in rules:
         if rule == "context":
             # binds both parameters, yields ''
-            capture.context_sql = lambda session, before, project: f"substr({session} || {project}, 1, 0)"
+            capture.NEW_OBSERVATION_CONTEXT = "substr(? || ?, 1, 0)"
         elif rule == "next":
             store_module.CONTEXT_AFTER = 0
         elif rule == "sessions":

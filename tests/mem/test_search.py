@@ -38,14 +38,12 @@ def store(home):
 
 @pytest.fixture
 def without_context(monkeypatch):
-    """Records stored without the words of the records before them (store.context_sql), as `mem_locomo.py
-    --without context --without next` stores them: the rules that work at search time, tested alone."""
+    """Records stored without the words of the records before them (store.NEW_OBSERVATION_CONTEXT), as
+    `mem_locomo.py --without context --without next` stores them: the rules that work at search time, tested alone."""
     from skillbox.mem import capture
     from skillbox.mem import store as store_module
 
-    monkeypatch.setattr(
-        capture, "context_sql", lambda session, before, project: f"substr({session} || {project}, 1, 0)"
-    )
+    monkeypatch.setattr(capture, "NEW_OBSERVATION_CONTEXT", "substr(? || ?, 1, 0)")  # binds both, yields ''
     monkeypatch.setattr(store_module, "CONTEXT_AFTER", 0)
 
 

@@ -15,7 +15,7 @@ from skillbox.mem import observe, obstypes
 from skillbox.mem.privacy import Scrubber, elide
 from skillbox.mem.project import Project, is_excluded, resolve_project
 from skillbox.mem.settings import MemSettings
-from skillbox.mem.store import Store, context_sql, note_successor, now_iso
+from skillbox.mem.store import NEW_OBSERVATION_CONTEXT, Store, note_successor, now_iso
 
 HOOK_EVENTS = ("session-start", "user-prompt-submit", "post-tool-use", "post-tool-use-failure", "stop", "session-end")
 _CAMEL = {
@@ -320,8 +320,7 @@ def insert_observation(
     cursor = conn.execute(
         "INSERT OR IGNORE INTO observations (session_id, project, type, title, subtitle, facts, narrative, concepts, "
         "files_read, files_modified, prompt_number, origin, content_hash, created_at, context) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-        f"{context_sql('?', str(2**63 - 1), '?')})",
+        f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, {NEW_OBSERVATION_CONTEXT})",
         (
             session_id,
             project,

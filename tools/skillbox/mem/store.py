@@ -128,11 +128,31 @@ def context_sql(session: str, before: str, project: str) -> str:
     to another folder (the project is resolved per event) must not make `--project` find one project's records by
     the other's words.
     """
+    titles = _earlier("title", session, before, project, CONTEXT_RECORDS)
+    return f"(SELECT coalesce(group_concat(title, ' '), '') FROM ({titles}))"
+
+
+def _earlier(column: str, session: str, before: str, project: str, limit: int) -> str:
+    """SQL selecting `column` of the `limit` observations just before id `before` in the same session and project
+    (SQL expressions; placeholders bind in the order session, project, before), newest first: the one notion of
+    "the records around one" that `context` is built from."""
     return (
-        "(SELECT coalesce(group_concat(title, ' '), '') FROM (SELECT p.title FROM observations p "
-        f"WHERE p.session_id = {session} AND p.project = {project} AND p.id < {before} "
-        f"ORDER BY p.id DESC LIMIT {CONTEXT_RECORDS}))"
+        f"SELECT p.{column} FROM observations p WHERE p.session_id = {session} AND p.project = {project} "
+        f"AND p.id < {before} ORDER BY p.id DESC LIMIT {limit}"
     )
+
+
+# `context` of an observation being inserted, as a VALUES item: binds (session_id, project) after the row's values.
+NEW_OBSERVATION_CONTEXT = context_sql("?", str(2**63 - 1), "?")
+
+
+def previous_observation(conn: sqlite3.Connection, rowid: int) -> int | None:
+    """The id of the observation just before `rowid` in its session and project (whose context holds its title)."""
+    row = conn.execute(
+        f"SELECT ({_earlier('id', 'o.session_id', 'o.id', 'o.project', 1)}) FROM observations o WHERE o.id = ?",
+        (rowid,),
+    ).fetchone()
+    return row[0] if row else None
 
 
 def note_successor(conn: sqlite3.Connection, session_id: str | None, new_id: int, title: str, project: str) -> None:
@@ -144,8 +164,7 @@ def note_successor(conn: sqlite3.Connection, session_id: str | None, new_id: int
         return
     conn.execute(
         "UPDATE observations SET context = CASE WHEN context = '' THEN ? ELSE context || ' ' || ? END "
-        "WHERE id = (SELECT p.id FROM observations p WHERE p.session_id = ? AND p.project = ? AND p.id < ? "
-        "ORDER BY p.id DESC LIMIT 1)",
+        f"WHERE id = ({_earlier('id', '?', '?', '?', 1)})",
         (title, title, session_id, project, new_id),
     )
 

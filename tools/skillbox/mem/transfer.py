@@ -17,7 +17,14 @@ from typing import IO
 
 from skillbox.errors import InvalidInputError, NotFoundError
 from skillbox.mem.privacy import Scrubber
-from skillbox.mem.store import Store, context_sql, note_successor, now_iso, refresh_context
+from skillbox.mem.store import (
+    NEW_OBSERVATION_CONTEXT,
+    Store,
+    note_successor,
+    now_iso,
+    previous_observation,
+    refresh_context,
+)
 
 # kind -> (table, exported columns, JSON-list columns, required columns)
 KINDS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {
@@ -198,7 +205,7 @@ def import_lines(store: Store, lines: Iterable[str], *, redact: bool = True) -> 
             columns, marks = ", ".join(names), ", ".join("?" * len(names))
             if table == "observations":  # the words of the records before it, as the write path stores them
                 columns += ", context"
-                marks += ", " + context_sql("?", str(2**63 - 1), "?")
+                marks += ", " + NEW_OBSERVATION_CONTEXT
                 session = values[names.index("session_id")] if "session_id" in names else None
                 project = values[names.index("project")]
                 values = [*values, session, project]
@@ -235,14 +242,8 @@ def _undo(store: Store, added: list[tuple[str, int]]) -> None:
         def delete(chunk=chunk) -> None:
             before: list[int] = []  # records that hold a deleted one's title in their context
             for table, rowid in reversed(chunk):
-                if table == "observations":
-                    row = store.conn.execute(
-                        "SELECT (SELECT p.id FROM observations p WHERE p.session_id = o.session_id "
-                        "AND p.project = o.project AND p.id < o.id ORDER BY p.id DESC LIMIT 1) "
-                        "FROM observations o WHERE o.id = ?",
-                        (rowid,),
-                    ).fetchone()
-                    before += [row[0]] if row and row[0] is not None else []
+                if table == "observations" and (previous := previous_observation(store.conn, rowid)) is not None:
+                    before.append(previous)
                 store.conn.execute(f"DELETE FROM {table} WHERE rowid = ?", (rowid,))
             refresh_context(store.conn, before)
 
