@@ -14,7 +14,8 @@ from skillbox.lint.samples import composition
 TOOLS = Path(__file__).resolve().parents[2] / "tools"
 # Modules a plain `skillbox lint DIR` used to import for nothing it needs: click (the CLI framework), dataclasses
 # and typing (and inspect, ast, dis behind them), tomllib for an unrelated pyproject.toml, importlib.resources /
-# tempfile / shutil behind the grammar packages' __init__ files, and those __init__ files themselves.
+# tempfile / shutil behind the grammar packages' __init__ files, those __init__ files themselves, and tinycss2's
+# stylesheet-bytes half.
 NOT_ON_THE_HOT_PATH = {
     "click",
     "dataclasses",
@@ -32,6 +33,10 @@ NOT_ON_THE_HOT_PATH = {
     "json",  # every format: --json and SARIF are written by lint/json_text.py
     "importlib",  # the package (its __init__ imports warnings); the frozen bootstrap modules do the loading
     "warnings",
+    # tinycss2's byte-decoding half (the linter parses text): webencodings' label table and UTF-16 codecs
+    "tinycss2.bytes",
+    "webencodings",
+    "encodings.utf_16_le",
     # the rule examples and docs: `lint explain`, `lint rules`, SARIF and the tests read them, a lint run does not
     "skillbox.lint.samples",
     *(f"skillbox.lint.rules.docs.{group}" for group in ("core", "media", "composition", "gsap", "captions")),

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import re
 
-import tinycss2
-
+from skillbox.lint.css_library import load as _load_tinycss2
 from skillbox.lint.patterns import lazy_compile
 from skillbox.lint.records import dataclass, field
+
+tinycss2 = _load_tinycss2()  # the parser without the byte-decoding half (see css_library.py)
 
 
 @dataclass
