@@ -5,7 +5,7 @@ the linter never has: it reads HTML as text) and through it `webencodings` with 
 codecs: ~4 M instructions, about 4% of a per-project lint process. The parser, tokenizer and serializer need one
 function from `webencodings`, `ascii_lower`. So `load` imports exactly those submodules under their usual names,
 with a stand-in `webencodings` holding only that function while they import (its body is webencodings' own
-definition: lower-case ASCII letters only, so `"K"` (KELVIN SIGN) is left alone as the CSS spec asks), and
+definition: lower-case ASCII letters only, so U+212A KELVIN SIGN is left alone as the CSS spec asks), and
 removes the stand-in afterwards.
 
 The package object is registered as `tinycss2` in `sys.modules`, holding the names the linter calls. Anything
