@@ -69,8 +69,9 @@ def load():
 
 
 def _load_parser_only():
-    path_finder = sys.modules["_frozen_importlib_external"].PathFinder  # `importlib.machinery` without `importlib`
-    spec = path_finder.find_spec("tinycss2")
+    from skillbox.lint.grammars import machinery
+
+    spec = machinery()[0].find_spec("tinycss2")
     if spec is None or not spec.submodule_search_locations or spec.loader is None:
         raise ImportError("tinycss2 is not a package on sys.path")
     package = _DeferredPackage("tinycss2")

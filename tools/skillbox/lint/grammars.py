@@ -21,7 +21,7 @@ def _binding(package: str):
     loaded = sys.modules.get(name)
     if loaded is not None:
         return loaded
-    PathFinder, ExtensionFileLoader = _machinery()
+    PathFinder, ExtensionFileLoader = machinery()
     spec = PathFinder.find_spec(package)
     sub = PathFinder.find_spec(name, spec.submodule_search_locations) if spec is not None else None
     if sub is None or not isinstance(sub.loader, ExtensionFileLoader):
@@ -38,10 +38,11 @@ def _binding(package: str):
     return module
 
 
-def _machinery():
+def machinery():
     """`importlib.machinery`'s `PathFinder` and `ExtensionFileLoader` without importing the `importlib` package,
     whose `__init__` imports `warnings` (~1.5 M instructions of a ~110 M lint process): both are classes of the
-    frozen bootstrap module the interpreter loads at start-up, which `importlib.machinery` re-exports."""
+    frozen bootstrap module the interpreter loads at start-up, which `importlib.machinery` re-exports. Also how
+    `css_library` finds tinycss2."""
     external = sys.modules.get("_frozen_importlib_external")
     if external is None:  # pragma: no cover - CPython always has it
         from importlib import machinery as external
