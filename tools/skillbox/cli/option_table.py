@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+
+if False:  # annotations only: collections.abc at run time would cost the twins its import
+    from collections.abc import Callable
 
 
 # Plain classes, not NamedTuple or dataclass: importing `typing` alone would cost the twins ~3 ms.

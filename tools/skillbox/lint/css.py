@@ -6,8 +6,7 @@ rightmost compound selector (`#id`, `.a.b`, `tag`, `[attr="v"]`) decides that we
 
 from __future__ import annotations
 
-import re
-
+from skillbox.lint import patterns as rx
 from skillbox.lint.css_library import load as _load_tinycss2
 from skillbox.lint.patterns import lazy_compile
 from skillbox.lint.records import dataclass, field
@@ -61,7 +60,9 @@ class _Positions:
 
 _URL = lazy_compile(r"""url\(\s*(?:"([^"]*)"|'([^']*)'|([^)\s]*))\s*\)""", needs=("url(",))
 # Comments and strings, removed before braces are counted.
-_COMMENT_OR_STRING = lazy_compile(r"/\*.*?(\*/|$)|\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'", re.S, needs=("/*", '"', "'"))
+_COMMENT_OR_STRING = lazy_compile(
+    r"/\*.*?(\*/|$)|\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'", rx.DOTALL, needs=("/*", '"', "'")
+)
 
 
 def css_urls(value: str) -> list[str]:
@@ -302,7 +303,7 @@ def _match_left(parts, index: int, element, failed: set) -> bool:
         return False
     comb = parts[index][0]
     compound = parts[index - 1][1]
-    if comb in ("+", "~") or not re.search(r"^[a-zA-Z*]|[#.\[]", compound):
+    if comb in ("+", "~") or not rx.search(r"^[a-zA-Z*]|[#.\[]", compound):
         return _match_left(parts, index - 1, element, failed)  # siblings, `:root`, `:is()`: unchecked, permissive
     node = element.parent
     while node is not None:

@@ -6,7 +6,9 @@ codecs: ~4 M instructions, about 4% of a per-project lint process. The parser, t
 function from `webencodings`, `ascii_lower`. So `load` imports exactly those submodules under their usual names,
 with a stand-in `webencodings` holding only that function while they import (its body is webencodings' own
 definition: lower-case ASCII letters only, so U+212A KELVIN SIGN is left alone as the CSS spec asks), and
-removes the stand-in afterwards.
+removes the stand-in afterwards. Likewise `re`, which the tokenizer and serializer use only at import, to
+compile three patterns (and `re.escape` one character class): they import under `regex_cache.stand_in_re`, so a
+lint whose patterns are cached never imports `re`.
 
 The package object is registered as `tinycss2` in `sys.modules`, holding the names the linter calls. Anything
 else asked of it (`parse_stylesheet_bytes`, `__version__`, a `from tinycss2 import ...` elsewhere in the process)
@@ -82,6 +84,9 @@ def _load_parser_only():
     package.__package__ = "tinycss2"
     stand_in = type(sys)("webencodings")
     stand_in.ascii_lower = ascii_lower
+    from skillbox.lint.regex_cache import stand_in_re
+
+    stand_in_for_re = stand_in_re()
     sys.modules["tinycss2"] = package
     sys.modules["webencodings"] = stand_in
     try:
@@ -92,4 +97,5 @@ def _load_parser_only():
     finally:
         if sys.modules.get("webencodings") is stand_in:
             del sys.modules["webencodings"]
+        stand_in_for_re.close()
     return package

@@ -13,10 +13,10 @@ anywhere in a file silences a code for the whole file.
 from __future__ import annotations
 
 import os
-import re
 
 from skillbox.errors import NotFoundError, UsageError
 from skillbox.lint import paths as fs
+from skillbox.lint import patterns as rx
 from skillbox.lint.document import Document, parse_document
 from skillbox.lint.patterns import lazy_compile
 from skillbox.lint.records import dataclass, field
@@ -143,7 +143,7 @@ def _is_snippet(path: str) -> bool:
             head = handle.read()[:4096].decode("utf-8", "replace")
     except OSError:
         return False
-    match = re.search(r"<(?!!|\?|/)[a-zA-Z][^>]*>", head)
+    match = rx.search(r"<(?!!|\?|/)[a-zA-Z][^>]*>", head)
     return bool(match and "data-hf-snippet" in match.group(0))
 
 

@@ -12,7 +12,6 @@ fall back to a plain import.
 from __future__ import annotations
 
 import sys
-from functools import cache
 
 
 def _binding(package: str):
@@ -28,13 +27,16 @@ def _binding(package: str):
         import importlib
 
         return importlib.import_module(name)
-    module = sub.loader.create_module(sub)
-    sys.modules[name] = module
-    try:
-        sub.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[name]
-        raise
+    from skillbox.lint.regex_cache import stand_in_re
+
+    with stand_in_re():  # tree-sitter's binding takes `re.compile` at init, for `#match?` predicates
+        module = sub.loader.create_module(sub)
+        sys.modules[name] = module
+        try:
+            sub.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[name]
+            raise
     return module
 
 
@@ -52,13 +54,21 @@ def machinery():
 tree_sitter = _binding("tree_sitter")  # Parser, Language, Node, Tree: the classes `import tree_sitter` re-exports
 
 
-@cache
+_PARSERS: dict = {}  # one per grammar and process (a dict, not functools.cache: functools is not loaded here)
+
+
 def html_parser():
     """The tree-sitter-html parser (one per process)."""
-    return tree_sitter.Parser(tree_sitter.Language(_binding("tree_sitter_html").language()))
+    parser = _PARSERS.get("html")
+    if parser is None:
+        parser = _PARSERS["html"] = tree_sitter.Parser(tree_sitter.Language(_binding("tree_sitter_html").language()))
+    return parser
 
 
-@cache
 def js_parser():
     """The tree-sitter-javascript parser (one per process; loaded on the first inline script)."""
-    return tree_sitter.Parser(tree_sitter.Language(_binding("tree_sitter_javascript").language()))
+    parser = _PARSERS.get("javascript")
+    if parser is None:
+        language = tree_sitter.Language(_binding("tree_sitter_javascript").language())
+        parser = _PARSERS["javascript"] = tree_sitter.Parser(language)
+    return parser

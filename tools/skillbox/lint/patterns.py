@@ -9,7 +9,8 @@ compiles the pattern the first time one of them is used.
 
 from __future__ import annotations
 
-import re
+from skillbox.lint import regex_cache
+from skillbox.lint.regex_cache import DOTALL, IGNORECASE, MULTILINE, escape  # noqa: F401 - re-exported: `rx.escape`
 
 
 class LazyPattern:
@@ -17,10 +18,9 @@ class LazyPattern:
 
     def __init__(self, pattern: str | bytes, flags: int = 0, needs: tuple = ()) -> None:
         self._args = (pattern, flags)
-        self._compiled: re.Pattern | None = None
+        self._compiled = None
         self.needs = needs
-        # Decided once: `flags & re.IGNORECASE` on a RegexFlag runs enum's Python-level __and__ (per-call cost).
-        self._folded = bool(int(flags) & re.IGNORECASE.value)
+        self._folded = bool(flags & IGNORECASE)
         if needs:
             CONDITIONAL.append(self)
 
@@ -38,10 +38,11 @@ class LazyPattern:
             string = string.lower()
         return all(need not in string for need in needs)
 
-    def compiled(self) -> re.Pattern:
+    def compiled(self):
+        """The `re.Pattern`."""
         compiled = self._compiled
         if compiled is None:
-            compiled = self._compiled = re.compile(*self._args)
+            compiled = self._compiled = regex_cache.compile(*self._args)
         return compiled
 
     @property
@@ -121,3 +122,47 @@ def lazy_compile(pattern: str | bytes, flags: int = 0, *, needs: tuple = ()) -> 
     compiling. A typical project then compiles only the patterns whose trigger text it has. Only for patterns
     that cannot match the empty string."""
     return LazyPattern(pattern, flags, needs)
+
+
+# `re`'s module-level functions for patterns written where they are used, compiled once per process through the
+# regex cache (as `re`'s own cache would), so that no lint module needs `re` itself. A pattern built from the
+# document's own text (a parameter or timeline name) passes `keep=False`: it is compiled by `re` and never written
+# to the cache file, which holds only the linter's own patterns (a bounded set, like bytecode).
+_COMPILED: dict = {}
+
+
+def compiled(pattern: str | bytes, flags: int = 0, *, keep: bool = True):
+    """`re.compile(pattern, flags)`, once per process; `keep=False` for a pattern made from user text."""
+    key = (pattern, flags)
+    found = _COMPILED.get(key)
+    if found is None:
+        found = _COMPILED[key] = regex_cache.compile(pattern, flags, keep=keep)
+    return found
+
+
+def search(pattern, string, flags: int = 0, *, keep: bool = True):
+    return compiled(pattern, flags, keep=keep).search(string)
+
+
+def match(pattern, string, flags: int = 0):
+    return compiled(pattern, flags).match(string)
+
+
+def fullmatch(pattern, string, flags: int = 0):
+    return compiled(pattern, flags).fullmatch(string)
+
+
+def findall(pattern, string, flags: int = 0):
+    return compiled(pattern, flags).findall(string)
+
+
+def finditer(pattern, string, flags: int = 0):
+    return compiled(pattern, flags).finditer(string)
+
+
+def split(pattern, string, flags: int = 0):
+    return compiled(pattern, flags).split(string)
+
+
+def sub(pattern, repl, string, flags: int = 0):
+    return compiled(pattern, flags).sub(repl, string)

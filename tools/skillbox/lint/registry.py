@@ -12,11 +12,11 @@ documentation cannot drift from what it does.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-
 from skillbox.lint.records import dataclass, field
 
-if False:  # annotations only: the samples module is for the docs (see above), not for a lint run
+if False:  # annotations only: the samples module is for the docs (see above), not for a lint run; collections.abc
+    from collections.abc import Callable, Iterable  # would import typing's friends at run time
+
     from skillbox.lint.samples import Sample
 
 SEVERITIES = ("error", "warning", "info")

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import re
-
+from skillbox.lint import patterns as rx
 from skillbox.lint.document import Document
 from skillbox.lint.patterns import lazy_compile
 from skillbox.lint.registry import Hit, rule
 
 G = "adapters"
 THREE_USE = lazy_compile(r"\bTHREE\.", needs=("THREE.",))
-THREE_IMPORT = lazy_compile(r"""\b(?:import|from)\s*[^;\n]*['"][^'"]*three[^'"]*['"]""", re.I)
+THREE_IMPORT = lazy_compile(r"""\b(?:import|from)\s*[^;\n]*['"][^'"]*three[^'"]*['"]""", rx.IGNORECASE)
 LOTTIE_USE = lazy_compile(r"\blottie\.(?:loadAnimation|setSpeed|play|stop|destroy)\b", needs=("lottie.",))
 
 
@@ -23,7 +22,7 @@ def _host_unknown(doc: Document) -> bool:
     return doc.host_scripts is None and (doc.is_subcomposition or doc.root_in_template)
 
 
-def _first_use(doc: Document, pattern: re.Pattern) -> int | None:
+def _first_use(doc: Document, pattern: rx.LazyPattern) -> int | None:
     for script in doc.scripts:
         if script.src is None and (m := pattern.search(script.text)):
             return script.start + len(script.text[: m.start()].encode("utf-8", "surrogatepass"))
@@ -49,7 +48,7 @@ def missing_three_script(doc: Document):
             return
         if script.src is None and (
             THREE_IMPORT.search(script.text)
-            or (script.element.attrs.get("type") == "importmap" and re.search(r"""["']three["']""", script.text))
+            or (script.element.attrs.get("type") == "importmap" and rx.search(r"""["']three["']""", script.text))
         ):
             return
     yield Hit(offset, "THREE is used but no Three.js script is loaded")

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import re
-
+from skillbox.lint import patterns as rx
 from skillbox.lint.document import Document, Element
 from skillbox.lint.patterns import lazy_compile
 from skillbox.lint.registry import Hit, rule
@@ -11,12 +10,12 @@ from skillbox.lint.registry import Hit, rule
 G = "captions"
 _CAPTION_SELECTOR = lazy_compile(r"\.caption[-_]?(?:group|word|line|block)", needs=(".caption",))
 CAPTION_NAME = lazy_compile(
-    r"caption", re.I, needs=("caption",)
+    r"caption", rx.IGNORECASE, needs=("caption",)
 )  # not "subtitle": charts and title cards have subtitles
 
 
 # Containers that stack caption groups; words inside a group may be positioned relatively.
-CAPTION_CONTAINER = lazy_compile(r"[.#]caption[-_]?(?:group|container|text|line)\b", re.I, needs=("caption",))
+CAPTION_CONTAINER = lazy_compile(r"[.#]caption[-_]?(?:group|container|text|line)\b", rx.IGNORECASE, needs=("caption",))
 
 
 def _caption_selector(selector: str) -> bool:
@@ -25,7 +24,7 @@ def _caption_selector(selector: str) -> bool:
     for part in selector.split(","):
         if not CAPTION_NAME.search(part):
             continue  # the subject is a piece of the part: no "caption" in the part, none in the subject
-        compounds = re.split(r"\s*[>+~]\s*|\s+", part.strip())
+        compounds = rx.split(r"\s*[>+~]\s*|\s+", part.strip())
         if compounds and CAPTION_NAME.search(compounds[-1]):
             return True
     return False
@@ -51,7 +50,7 @@ def caption_transcript_not_inline(doc: Document):
             if call.name != "fetch" or not call.args:
                 continue
             url = call.args[0].literal if isinstance(call.args[0].literal, str) else call.args[0].text
-            if caption_doc or re.search(r"transcript|caption|subtitle|\.srt|\.vtt", url, re.I):
+            if caption_doc or rx.search(r"transcript|caption|subtitle|\.srt|\.vtt", url, rx.IGNORECASE):
                 yield Hit(call.offset, f"transcript loaded with fetch({call.args[0].text})")
 
 

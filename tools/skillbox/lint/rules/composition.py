@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import itertools
 import os
-import re
 
 from skillbox.lint import paths as fs
+from skillbox.lint import patterns as rx
 from skillbox.lint.css import css_urls, selector_matches
 from skillbox.lint.document import Document, Element
 from skillbox.lint.linked import registers_in_linked_script
@@ -536,7 +536,7 @@ def _readable_local_script(doc: Document, src: str) -> bool:
     """A remote library (CDN) registers nothing of ours; a local file we can read was checked above."""
     from skillbox.lint.rules.project import local_target
 
-    if re.match(r"^(?:https?:)?//", src.strip()):
+    if rx.match(r"^(?:https?:)?//", src.strip()):
         return True
     target = local_target(doc, src)
     return target is not None and os.path.isfile(target)
@@ -664,7 +664,7 @@ def negative_z_index(doc: Document):
         return
     for element in doc.content_elements:
         for selector, decl in _declarations(doc, element):
-            if decl.name == "z-index" and re.fullmatch(r"-\d+", decl.value.strip()):
+            if decl.name == "z-index" and rx.fullmatch(r"-\d+", decl.value.strip()):
                 parent = element.parent
                 if parent is not None and not _stacking_context(doc, parent):
                     yield Hit(
@@ -778,7 +778,7 @@ def timed_element_missing_track_index(doc: Document):
         yield Hit(element.start, f"timed element {element.label()} has no data-track-index", element)
 
 
-REMOTE_URL = lazy_compile(r"^(?:https?:)?//", re.I)
+REMOTE_URL = lazy_compile(r"^(?:https?:)?//", rx.IGNORECASE)
 
 
 @rule(
@@ -800,5 +800,5 @@ def remote_dependency_offline(doc: Document):
         for prop, url, offset in style.sheet.urls:
             if prop == "@font-face" and REMOTE_URL.match(url.strip()):
                 yield Hit(offset, f"@font-face loads {url} from the network")
-        for m in re.finditer(r"""@import\s+(?:url\()?\s*["']?((?:https?:)?//[^"')\s;]+)""", style.text):
+        for m in rx.finditer(r"""@import\s+(?:url\()?\s*["']?((?:https?:)?//[^"')\s;]+)""", style.text):
             yield Hit(style.start, f"@import loads {m.group(1)} from the network")

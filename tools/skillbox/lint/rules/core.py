@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import re
-
+from skillbox.lint import patterns as rx
 from skillbox.lint.document import Document
 from skillbox.lint.linked import linked_script_models
 from skillbox.lint.patterns import lazy_compile
 from skillbox.lint.registry import Edit, Hit, rule
 
 G = "core"
-_SLASH_STAR_COMMENT = lazy_compile(r"/\*.*?\*/", re.S, needs=("/*",))
+_SLASH_STAR_COMMENT = lazy_compile(r"/\*.*?\*/", rx.DOTALL, needs=("/*",))
 _SCOPED_ID = lazy_compile(r"\[data-composition-id=[\"']?([^\"'\]]+)[\"']?\]", needs=("[data-composition-id=",))
 _RANDOM_STRING = lazy_compile(r"^(?:[+\-*/]=)?\s*random\(", needs=("random(",))  # GSAP's "random(...)" values
 
@@ -374,7 +373,7 @@ def _is_nested_child(model, timeline) -> bool:
         return True
     if "return" not in model.text or name not in model.text:
         return False  # every match contains both: no pattern compiled
-    return re.search(rf"\breturn\s+{re.escape(name)}\s*[;}}\n]", model.text) is not None
+    return rx.search(rf"\breturn\s+{rx.escape(name)}\s*[;}}\n]", model.text, keep=False) is not None
 
 
 def _returned_directly(model, timeline) -> bool:
@@ -450,7 +449,7 @@ def timeline_registry_missing_init(doc: Document):
 @timeline_registry_missing_init.fixer
 def _fix_registry_init(doc: Document, hit: Hit) -> list[Edit]:
     line_start = doc.source.rfind(b"\n", 0, hit.offset) + 1
-    indent = re.match(rb"[ \t]*", doc.source[line_start:]).group(0).decode()
+    indent = rx.match(rb"[ \t]*", doc.source[line_start:]).group(0).decode()
     line_end = doc.source.find(b"\n", hit.offset)
     newline = "\r\n" if line_end > 0 and doc.source[line_end - 1 : line_end] == b"\r" else "\n"
     return [Edit(line_start, line_start, f"{indent}window.__timelines = window.__timelines || {{}};{newline}")]
@@ -492,7 +491,7 @@ def root_dimensions_mismatch(doc: Document):
             continue
         for decl in css_rule.declarations:
             expected = want.get(decl.name)
-            match = re.fullmatch(r"(\d+(?:\.\d+)?)px", decl.value)
+            match = rx.fullmatch(r"(\d+(?:\.\d+)?)px", decl.value)
             if expected and match and float(match.group(1)) != float(expected or 0):
                 yield Hit(
                     decl.offset,

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import re
-
+from skillbox.lint import patterns as rx
 from skillbox.lint.css import var_names_without_fallback
 from skillbox.lint.document import Document
 from skillbox.lint.libraries import GSAP_CDN
@@ -34,7 +33,7 @@ def _gsap_loaded(doc: Document) -> bool:
             return True
         if script.src is None and len(script.text) > 20000 and "GreenSock" in script.text:
             return True
-        if script.src is None and re.search(r"/\*\s*inlined:[^*]*gsap", script.text, re.I):
+        if script.src is None and rx.search(r"/\*\s*inlined:[^*]*gsap", script.text, rx.IGNORECASE):
             return True  # the producer's CDN-inlining marker
     return False
 
@@ -107,7 +106,7 @@ def gsap_repeat_ceil_overshoot(doc: Document):
 )
 def gsap_repeat_floor_unclamped(doc: Document):
     for value in _repeat_values(doc):
-        if "Math.floor" in value.text and re.search(r"-\s*1\b", value.text) and "Math.max" not in value.text:
+        if "Math.floor" in value.text and rx.search(r"-\s*1\b", value.text) and "Math.max" not in value.text:
             yield Hit(value.offset, f"repeat: {value.text} can become -1 (infinite)")
 
 
@@ -253,11 +252,11 @@ def _full_frame_overlay(doc: Document, element) -> bool:
         return False
     inset = css.get("inset")
     sides = [css.get(side) for side in ("top", "right", "bottom", "left")]
-    covers = (inset is not None and re.fullmatch(_CSS_ZERO, inset)) or all(
-        v is not None and re.fullmatch(_CSS_ZERO, v) for v in sides
+    covers = (inset is not None and rx.fullmatch(_CSS_ZERO, inset)) or all(
+        v is not None and rx.fullmatch(_CSS_ZERO, v) for v in sides
     )
     background = css.get("background-color") or css.get("background")
-    if not covers or not background or re.fullmatch(_TRANSPARENT, background):
+    if not covers or not background or rx.fullmatch(_TRANSPARENT, background):
         return False
     opacity = css.get("opacity")
     hidden = (opacity is not None and _number(opacity) == 0) or css.get("visibility") == "hidden"
@@ -448,7 +447,7 @@ def _loaded_before(doc: Document, plugin: str, use_offset: int) -> bool:
             prefix = text.encode("utf-8", "surrogatepass")[: max(0, use_offset - script.start)].decode(
                 "utf-8", "ignore"
             )
-            if re.search(rf"\bimport\b[^;]*\b{plugin}\b", text) or _defines_plugin_text(prefix, plugin):
+            if rx.search(rf"\bimport\b[^;]*\b{plugin}\b", text) or _defines_plugin_text(prefix, plugin):
                 return True
             break
         mode = _mode(script)
@@ -469,7 +468,7 @@ def _defines_plugin_text(text: str, plugin: str) -> bool:
     if plugin not in text:
         return False
     pattern = rf"\b(?:const|let|var|class|function)\s+{plugin}\b|\bimport\b[^;]*\b{plugin}\b|inlined:.*{plugin}"
-    return bool(re.search(pattern, text)) or (len(text) > 20000 and "GreenSock" in text)
+    return bool(rx.search(pattern, text)) or (len(text) > 20000 and "GreenSock" in text)
 
 
 WINDOW_SKIP = {"stagger", "repeat", "keyframes", "yoyo", "overwrite", "repeatDelay"}
@@ -634,8 +633,8 @@ def gsap_function_value_hazard(doc: Document):
                 continue
             if DOM_MEASURE.search(value.text):
                 yield Hit(value.offset, f"{key}: function value measures the DOM", severity="warning")
-            elif (first := _first_param(value.text)) and re.search(
-                rf"(?<![\w$.]){re.escape(first)}\s*\??\.\s*(?!toFixed\b|toString\b)[A-Za-z_$]", value.text
+            elif (first := _first_param(value.text)) and rx.search(
+                rf"(?<![\w$.]){rx.escape(first)}\s*\??\.\s*(?!toFixed\b|toString\b)[A-Za-z_$]", value.text, keep=False
             ):
                 yield Hit(
                     value.offset,
@@ -782,7 +781,7 @@ def svg_measure_before_path_d(doc: Document):
             for call in model.gsap_calls
             if call.targets is not None
             and (attr := (call.vars or {}).get("attr")) is not None
-            and re.search(r"(?:^|[{,\s])d\s*:", attr.text)
+            and rx.search(r"(?:^|[{,\s])d\s*:", attr.text)
         ]
         for c in model.calls:
             var = c.object_text
@@ -806,12 +805,12 @@ def svg_measure_before_path_d(doc: Document):
 
 
 def _multi_component_dash(value: str) -> bool:
-    value = re.sub(r"!important\s*$", "", value, flags=re.I).strip()
-    return bool(value) and value.lower() != "none" and len([p for p in re.split(r"[\s,]+", value) if p]) >= 2
+    value = rx.sub(r"!important\s*$", "", value, flags=rx.IGNORECASE).strip()
+    return bool(value) and value.lower() != "none" and len([p for p in rx.split(r"[\s,]+", value) if p]) >= 2
 
 
 def _simple_tokens(compound: str) -> set[str]:
-    return set(re.findall(r"[#.][A-Za-z0-9_-]+", compound))
+    return set(rx.findall(r"[#.][A-Za-z0-9_-]+", compound))
 
 
 def _element_tokens(element) -> set[str]:
@@ -847,7 +846,7 @@ def svg_drawon_css_dasharray_conflict(doc: Document):
     for css_rule in doc.all_css_rules:
         if any(d.name == "stroke-dasharray" and _multi_component_dash(d.value) for d in css_rule.declarations):
             for group in css_rule.selector.split(","):
-                if group.strip() and not re.search(r"[\s>+~]", group.strip()):
+                if group.strip() and not rx.search(r"[\s>+~]", group.strip()):
                     dashed |= _simple_tokens(group.strip())
     for element in doc.elements:
         if any(d.name == "stroke-dasharray" and _multi_component_dash(d.value) for d in doc.styles_of(element)):
@@ -867,7 +866,7 @@ def svg_drawon_css_dasharray_conflict(doc: Document):
             tokens: set[str] = set()
             if isinstance(target.literal, str):
                 for group in target.literal.split(","):
-                    compounds = [c for c in re.split(r"[\s>+~]+", group.strip()) if c]
+                    compounds = [c for c in rx.split(r"[\s>+~]+", group.strip()) if c]
                     if compounds:
                         tokens |= _simple_tokens(compounds[-1])
             elif target.node is not None and target.node.type == "identifier":
@@ -880,7 +879,7 @@ def svg_drawon_css_dasharray_conflict(doc: Document):
             for value in values:
                 text = value.literal if isinstance(value.literal, str) else None
                 if text is None and value.node is not None and value.node.type == "template_string":
-                    text = re.sub(r"\$\{[^}]*\}", "0", value.text.strip("`"))
+                    text = rx.sub(r"\$\{[^}]*\}", "0", value.text.strip("`"))
                 if text is not None and _multi_component_dash(text):
                     continue
                 if target.text + conflict[0] in reported:

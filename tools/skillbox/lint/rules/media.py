@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import re
-
 from skillbox.lint import paths as fs
+from skillbox.lint import patterns as rx
 from skillbox.lint.document import Document, Element
 from skillbox.lint.patterns import lazy_compile
 from skillbox.lint.registry import Edit, Hit, rule
@@ -17,7 +16,7 @@ IMAGE_EXT = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".avif", ".bmp"}
 PLACEHOLDER_HOSTS = lazy_compile(
     r"^(?:https?:)?//(?:[\w-]+\.)*(?:example\.(?:com|org|net)|placeholder\.com|placehold\.co|via\.placeholder\.com"
     r"|dummyimage\.com|your-?domain\.com|foo\.com|bar\.com|test\.com)(?:[:/]|$)",
-    re.I,
+    rx.IGNORECASE,
 )
 
 

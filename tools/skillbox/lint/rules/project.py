@@ -7,9 +7,9 @@ outside a project, the file's own folder is the root.
 from __future__ import annotations
 
 import os
-import re
 
 from skillbox.lint import paths as fs
+from skillbox.lint import patterns as rx
 from skillbox.lint.document import Document, Element
 from skillbox.lint.patterns import lazy_compile
 from skillbox.lint.registry import Hit, rule
@@ -18,7 +18,7 @@ from skillbox.lint.timing import number, resolve_starts
 G = "project"
 # Remote, data, fragment and template-placeholder URLs (`{{src}}`, `${src}`, `__VIDEO_SRC__`) are not files.
 REMOTE = lazy_compile(
-    r"^(?:[a-z][a-z0-9+.-]*:|//|#|\{|\$|__[A-Z0-9_]+__$)", re.I, needs=(":", "//", "#", "{", "$", "__")
+    r"^(?:[a-z][a-z0-9+.-]*:|//|#|\{|\$|__[A-Z0-9_]+__$)", rx.IGNORECASE, needs=(":", "//", "#", "{", "$", "__")
 )
 AUDIO_EXT = {".mp3", ".wav", ".m4a", ".aac", ".ogg", ".oga", ".flac", ".opus"}
 
