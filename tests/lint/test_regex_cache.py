@@ -27,12 +27,14 @@ def cache_file(tmp_path, monkeypatch):
     path = tmp_path / "regex_cache.programs"
     monkeypatch.setattr(regex_cache, "_path", lambda: str(path))
     monkeypatch.setattr(regex_cache, "_programs", None)
+    monkeypatch.setattr(regex_cache, "_unwritable", False)
     monkeypatch.setattr(sys, "dont_write_bytecode", False)
     return path
 
 
 def fresh_process_view():
     regex_cache._programs = None  # the next compile reads the file, as a new process would
+    regex_cache._unwritable = False
 
 
 def the_linters_patterns() -> list[tuple]:
@@ -101,6 +103,27 @@ def test_nothing_is_written_where_bytecode_is_not(cache_file, monkeypatch):
     monkeypatch.setattr(sys, "dont_write_bytecode", True)
     assert_same_pattern(regex_cache.compile("x+y"), "x+y", 0)
     assert not cache_file.exists()
+
+
+def test_no_program_is_made_where_none_can_be_written(cache_file, monkeypatch):
+    """Under -B, or where the file cannot be written (a read-only install), a pattern costs what `re.compile` costs:
+    re's parser is not run a second time for a program nobody will read (at most once, to learn the file is
+    unwritable)."""
+    made = []
+    real = regex_cache._compiled_by_re
+    monkeypatch.setattr(
+        regex_cache, "_compiled_by_re", lambda pattern, flags: made.append(pattern) or real(pattern, flags)
+    )
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    assert_same_pattern(regex_cache.compile("x+y"), "x+y", 0)
+    assert made == []
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    not_a_folder = cache_file.parent / "not-a-folder"
+    not_a_folder.write_text("")
+    monkeypatch.setattr(regex_cache, "_path", lambda: str(not_a_folder / "regex_cache.programs"))
+    for pattern in ("a+b", "c+d", "e+f"):
+        assert_same_pattern(regex_cache.compile(pattern), pattern, 0)
+    assert made == ["a+b"]
 
 
 def test_a_pattern_made_from_the_documents_text_is_never_recorded(cache_file):

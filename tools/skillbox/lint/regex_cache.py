@@ -33,6 +33,7 @@ MULTILINE = 8
 DOTALL = 16
 _MOST = 2000  # programs kept in the file at most (a safety bound: the linter has a few hundred patterns)
 _programs: dict | None = None
+_unwritable = False  # a write failed in this process (a read-only install): record nothing more
 
 
 def compile(pattern: str | bytes, flags: int = 0, *, keep: bool = True):
@@ -51,8 +52,10 @@ def compile(pattern: str | bytes, flags: int = 0, *, keep: bool = True):
             return _sre.compile(pattern, *program)
         except Exception:  # a damaged entry: _sre validates the code it is given
             del programs[key]
+    if _unwritable or sys.dont_write_bytecode or len(programs) >= _MOST:
+        return _real_re().compile(pattern, flags)  # nothing will be recorded: no second pass of re's parser
     compiled, program = _compiled_by_re(pattern, flags)
-    if program is not None and len(programs) < _MOST:
+    if program is not None:
         programs[key] = program
         _save(programs)
     return compiled
@@ -134,9 +137,14 @@ def _loaded() -> dict:
 
 def _save(programs: dict) -> None:
     """Write the programs atomically (a concurrent reader sees the old file or the new one), as the importer
-    writes bytecode: not at all under -B / PYTHONDONTWRITEBYTECODE, silently not where it cannot."""
+    writes bytecode: not at all under -B / PYTHONDONTWRITEBYTECODE, silently not where it cannot (and then not
+    again in this process: `compile` stops making programs, so a read-only install costs what `re` costs)."""
+    global _unwritable
     path = _path()
-    if path is None or sys.dont_write_bytecode:
+    if path is None:
+        _unwritable = True
+        return
+    if sys.dont_write_bytecode:
         return
     import os
 
@@ -147,6 +155,7 @@ def _save(programs: dict) -> None:
             file.write(marshal.dumps((_IDENTITY, programs)))
         os.replace(temporary, path)
     except (OSError, ValueError):  # ValueError: marshal met something it cannot write (not expected)
+        _unwritable = True
         try:  # noqa: SIM105 - contextlib is not worth importing for this
             os.unlink(temporary)
         except OSError:
