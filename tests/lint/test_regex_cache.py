@@ -5,6 +5,7 @@ printing exactly what it printed cold (issue 12, point 7: `re` and its compiler 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import marshal
 import os
 import pkgutil
@@ -89,6 +90,19 @@ def test_a_program_of_another_interpreter_is_never_used(cache_file):
     wrong = regex_cache._compiled_by_re("b", 0)[1]  # the program of "b", filed under "a" by "another" Python
     foreign = (regex_cache._IDENTITY[0], regex_cache._IDENTITY[1] + 1, *regex_cache._IDENTITY[2:])
     cache_file.write_bytes(marshal.dumps((foreign, {("a", 0): wrong})))
+    assert regex_cache.compile("a").fullmatch("a") and not regex_cache.compile("a").fullmatch("b")
+
+
+def test_a_file_from_a_machine_of_the_other_byte_order_is_never_used(cache_file, monkeypatch):
+    """A large character class's block table is packed in the machine's byte order (`re._compiler._bytes_to_codes`),
+    and a `__pycache__` can travel (a marketplace install copies the plugin root, untracked files included)."""
+    spec = importlib.util.spec_from_file_location("regex_cache_elsewhere", regex_cache.__file__)
+    elsewhere = importlib.util.module_from_spec(spec)
+    with monkeypatch.context() as patch:
+        patch.setattr(sys, "byteorder", "big" if sys.byteorder == "little" else "little")
+        spec.loader.exec_module(elsewhere)
+    wrong = regex_cache._compiled_by_re("b", 0)[1]  # the program of "b", filed under "a"
+    cache_file.write_bytes(marshal.dumps((elsewhere._IDENTITY, {("a", 0): wrong})))
     assert regex_cache.compile("a").fullmatch("a") and not regex_cache.compile("a").fullmatch("b")
 
 

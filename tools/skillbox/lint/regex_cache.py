@@ -23,9 +23,10 @@ import _sre
 import marshal
 import sys
 
-# What a program's validity depends on: the engine's opcodes and code word size, and the Unicode tables that
-# case-insensitive patterns are compiled with (fixed for one exact interpreter version).
-_IDENTITY = (sys.implementation.cache_tag, sys.hexversion, _sre.MAGIC, _sre.CODESIZE, sys.maxunicode)
+# What a program's validity depends on: the engine's opcodes and code word size, the Unicode tables that
+# case-insensitive patterns are compiled with (fixed for one exact interpreter version), and the byte order a large
+# character class's block table is packed in (`re._compiler._bytes_to_codes`; bytecode itself has none).
+_IDENTITY = (sys.implementation.cache_tag, sys.hexversion, _sre.MAGIC, _sre.CODESIZE, sys.maxunicode, sys.byteorder)
 # `re`'s flag values (fixed since the engine's first version), so that modules using patterns need not import
 # `re` for them.
 IGNORECASE = 2
