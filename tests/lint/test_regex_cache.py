@@ -74,6 +74,20 @@ def test_every_pattern_of_the_linter_is_rebuilt_exactly_from_its_cached_program(
     assert regex_cache.compile(r"(?P<name>[a-z]+)-(?P=name)").fullmatch("ab-ab").group("name") == "ab"
 
 
+def test_a_program_that_does_not_rebuild_res_own_pattern_is_never_recorded(cache_file, monkeypatch):
+    """The guard against a change in re's private compiler: here its `_code` makes other code than `re.compile`
+    used (the pattern is already in re's own cache), so nothing may be recorded."""
+    from re import _compiler
+
+    pattern = "ab+c-guard"
+    re.compile(pattern)
+    code = _compiler._code
+    monkeypatch.setattr(_compiler, "_code", lambda parsed, flags: code(parsed, flags | re.IGNORECASE))
+    assert_same_pattern(regex_cache.compile(pattern), pattern, 0)
+    fresh_process_view()
+    assert (pattern, 0) not in regex_cache._loaded()
+
+
 @pytest.mark.parametrize(
     "content",
     [b"", b"not marshal at all", marshal.dumps(("another interpreter", {})), marshal.dumps([1, 2, 3])[:-1]],
