@@ -254,39 +254,6 @@ def test_rare_words_reach_past_the_rank_window(store, monkeypatch):
     assert set(refs(windowed)[1:]) <= {f"#{i}" for i in newer}
 
 
-def _bulk(store, project, titles):
-    """Many records at once (one transaction), each its own note outside any session, in the order given."""
-    from skillbox.mem.capture import insert_observation
-    from skillbox.mem.observe import Observation
-    from skillbox.mem.store import now_iso
-
-    def fill():
-        for title in titles:
-            insert_observation(
-                store.conn,
-                Observation("note", title),
-                session_id=None,
-                project=project,
-                prompt_number=None,
-                origin="test",
-                created_at=now_iso(),
-            )
-
-    store.write(fill)
-
-
-def test_a_word_common_in_another_project_still_reaches_past_the_window(store):
-    """Rarity is counted over the whole memory, so words another project uses a few hundred times must still count
-    as rare: "lockout" and "counter" are in 401 records (400 of them in beta), "redis" fills alpha's newest-300
-    window; the one alpha record about the lockout counter, older than all of them, comes first (with a 200-row
-    bound it was not found at all)."""
-    old = add(store, "Lockout counter in memory")
-    _bulk(store, "gamma", [f"Unrelated filler note number {i}" for i in range(500)])
-    _bulk(store, "beta", [f"Lockout counter alert {i} paged the on-call" for i in range(400)])
-    _bulk(store, "alpha", [f"Redis upgrade step {i} done" for i in range(350)])
-    assert refs(search(store, "lockout counter redis", Filters(project="alpha")))[0] == f"#{old}"
-
-
 def test_messages_in_chinese_by_setting_or_from_the_prompts(home, project_dir, monkeypatch):
     from skillbox.mem.search import format_search
 

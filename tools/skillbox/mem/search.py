@@ -55,11 +55,7 @@ MAX_SQL_EXCLUDE = 500
 MAX_COUNT = 1_000_000  # most hits or neighbours a caller (CLI, MCP tool) may ask for; the CLI bounds alike
 MAX_ID = 2**63 - 1  # SQLite's largest integer: a bigger id cannot be in memory (and cannot be bound to a query)
 # A query term matching at most this many rows of a kind is rare: all of its rows are ranked, not only the newest.
-# Counted over the whole table, filters aside (a count within a project would walk every row of the word), so a word
-# common in one project and rare in another must still pass: twice the window, not less. At 200, LoCoMo's dev
-# questions lost 0.015 recall@10 once the other five conversations shared the store (bench/README.md, session 10);
-# ranking up to 600 rows of such a word costs ~2 ms CPU at 100k records, and a query without one nothing.
-RARE_TERM_MATCHES = 600
+RARE_TERM_MATCHES = 200
 # A query naming a date ("on 3 November 2026") ranks records from about then this many times higher (bm25 scores
 # are multiplied); other records still come, after them unless they match much better. See query.dated.
 DATE_BOOST = 2.0
