@@ -39,7 +39,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tools"))
 
-from skillbox.mem import capture, query  # noqa: E402
+from skillbox.mem import capture, query, sessions_rank  # noqa: E402
 from skillbox.mem import search as search_module  # noqa: E402
 from skillbox.mem import store as store_module  # noqa: E402
 from skillbox.mem.observe import Observation  # noqa: E402
@@ -53,6 +53,8 @@ ABLATIONS = {
     "context": "each record also indexes the titles of the 2 records before it in its session (store.context_sql)",
     "next": "each record also indexes the title of the record after it in its session (store.note_successor)",
     "sessions": "a hit's session's share of the query's terms counts toward its rank (sessions_rank.by_session)",
+    "scores": "bm25 relative to the pool's best is fused with session evidence, not ranks (sessions_rank.by_session)",
+    "coverage": "the IDF-weighted share of the query a record holds itself counts too (sessions_rank.COVERAGE_WEIGHT)",
     "replies": "a hit that asks (its title ends in ?) brings the next record of its session (search._with_replies)",
     "dates": "a calendar date in the question favours records from about then (query.dated, search.DATE_BOOST)",
     "rare-rows": "every row of a rare term is ranked, not only the newest window (search.RARE_TERM_MATCHES)",
@@ -175,6 +177,16 @@ def baseline_hits(baseline: sqlite3.Connection, project: str, question: str, mod
     return [f"{project}/{r[0]}" for r in rows]
 
 
+def by_ranks(store, hits: list, terms: list) -> list:
+    """Session evidence as sessions 6-9 fused it: reciprocal ranks, 1 / (3 + own rank) + 1 / (3 + session rank)."""
+    if len(hits) < 2 or len(terms) < 2:
+        return hits
+    sessions, _coverage = sessions_rank.evidence(store, hits, terms)
+    ordered = sorted(set(sessions), reverse=True)
+    fused = [1 / (3 + i) + 1 / (3 + ordered.index(value)) for i, value in enumerate(sessions)]
+    return [hits[i] for i in sorted(range(len(hits)), key=lambda i: (-fused[i], i))]
+
+
 def ablate(rules: list[str]) -> None:
     """Switch the named rules off in this process (the bench's own copy of the search code)."""
     for rule in rules:
@@ -186,6 +198,10 @@ def ablate(rules: list[str]) -> None:
         elif rule == "sessions":
             search_module._by_session = lambda store, hits, terms: hits
             search_module.SESSION_POOL = 0
+        elif rule == "scores":
+            search_module._by_session = by_ranks
+        elif rule == "coverage":
+            sessions_rank.COVERAGE_WEIGHT = 0.0
         elif rule == "replies":
             search_module._with_replies = lambda store, hits, filters, limit: hits
         elif rule == "dates":

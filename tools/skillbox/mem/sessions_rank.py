@@ -10,10 +10,20 @@ question's words, taken together, finds the task and then its records.
 Computed at search time from the candidate page only (no extra index): search ranks a pool of SESSION_POOL
 candidates; each session scores the IDF-weighted share of the query's terms its candidate records contain
 (a term counts f / (f + 1) for f records holding it, so one record repeating a word is not a whole session about
-it; IDF is taken within the pool, which needs no count over the whole memory); the final order fuses the
-candidate's own rank with its session's rank by reciprocal-rank fusion (RRF_C, SESSION_WEIGHT). A record outside
-any session is a session of its own. The constants were chosen on LoCoMo conversations 0-4 and checked on 5-9
-(bench/README.md, "mem recall on LoCoMo, session 6").
+it; IDF is taken within the pool, which needs no count over the whole memory). Each candidate then scores its
+bm25 relative to the pool's best + SESSION_WEIGHT * its session's evidence + COVERAGE_WEIGHT * its coverage (the
+IDF-weighted share of the query's terms it holds itself), and the pool is ordered by that. A record outside any
+session is a session of its own.
+
+Scores, not ranks (session 10; sessions 6-9 fused the two ranks): a rank says nothing about how far apart two
+records are. Ranked, the second of two near-equal matches lost as much as a much weaker one, so a session's
+evidence decided little between near-equal records and a great deal against a record far ahead; with scores,
+near-equal records are ordered by what their sessions cover and a clearly better match keeps its lead.
+Coverage: a record holding the question's rarest word is worth more than one holding a word its session already
+covers ("lockout" in a note of its own vs "auth" in a second note of the auth-docs session) — in a coding memory the
+one record about the odd word of the question is often the one asked for.
+The constants were chosen on LoCoMo conversations 0-4 and checked on 5-9 (bench/README.md, "mem recall on LoCoMo,
+session 6" and "session 10").
 """
 
 from __future__ import annotations
