@@ -14,9 +14,11 @@ The search code under test is the product's, with its general rules; the rules w
 picked on conversations 0-4 only, and `--half dev|test` prints either half so the other can be checked.
 The data set's licence is not stated, so it is read at bench time from a cache folder and never committed.
 
-Run: python bench/mem_locomo.py [--data DIR] [--conversations N] [--half dev|test] [--without RULE ...] [--json]
+Run: python bench/mem_locomo.py [--data DIR] [--conversations N] [--half dev|test [--store-all]] [--without RULE ...]
+[--json]
 `--without` switches one of search's general rules off for an ablation (see ABLATIONS); the baselines are
-unaffected.
+unaffected. `--store-all` keeps the other half's conversations in the store (other projects, a larger memory, as
+in a run without `--half`) and asks only the half's questions.
 DIR holds LoCoMo's unpacked zip (default $SKILLBOX_LOCOMO or /work/cache/locomo); get it with
 `git --git-dir=<mirror of snap-research/locomo> show HEAD:data/locomo10.zip > locomo10.zip && unzip locomo10.zip`.
 """
