@@ -14,9 +14,11 @@ The search code under test is the product's, with its general rules; the rules w
 picked on conversations 0-4 only, and `--half dev|test` prints either half so the other can be checked.
 The data set's licence is not stated, so it is read at bench time from a cache folder and never committed.
 
-Run: python bench/mem_locomo.py [--data DIR] [--conversations N] [--half dev|test] [--without RULE ...] [--json]
+Run: python bench/mem_locomo.py [--data DIR] [--conversations N] [--half dev|test [--store-all]] [--without RULE ...]
+[--json]
 `--without` switches one of search's general rules off for an ablation (see ABLATIONS); the baselines are
-unaffected.
+unaffected. `--store-all` keeps the other half's conversations in the store (other projects, a larger memory, as
+in a run without `--half`) and asks only the half's questions.
 DIR holds LoCoMo's unpacked zip (default $SKILLBOX_LOCOMO or /work/cache/locomo); get it with
 `git --git-dir=<mirror of snap-research/locomo> show HEAD:data/locomo10.zip > locomo10.zip && unzip locomo10.zip`.
 """
@@ -39,7 +41,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tools"))
 
-from skillbox.mem import capture, query  # noqa: E402
+from skillbox.mem import capture, query, sessions_rank  # noqa: E402
 from skillbox.mem import search as search_module  # noqa: E402
 from skillbox.mem import store as store_module  # noqa: E402
 from skillbox.mem.observe import Observation  # noqa: E402
@@ -53,6 +55,8 @@ ABLATIONS = {
     "context": "each record also indexes the titles of the 2 records before it in its session (store.context_sql)",
     "next": "each record also indexes the title of the record after it in its session (store.note_successor)",
     "sessions": "a hit's session's share of the query's terms counts toward its rank (sessions_rank.by_session)",
+    "scores": "bm25 relative to the pool's best is fused with session evidence, not ranks (sessions_rank.by_session)",
+    "coverage": "the IDF-weighted share of the query a record holds itself counts too (sessions_rank.COVERAGE_WEIGHT)",
     "replies": "a hit that asks (its title ends in ?) brings the next record of its session (search._with_replies)",
     "dates": "a calendar date in the question favours records from about then (query.dated, search.DATE_BOOST)",
     "rare-rows": "every row of a rare term is ranked, not only the newest window (search.RARE_TERM_MATCHES)",
@@ -175,6 +179,16 @@ def baseline_hits(baseline: sqlite3.Connection, project: str, question: str, mod
     return [f"{project}/{r[0]}" for r in rows]
 
 
+def by_ranks(store, hits: list, terms: list) -> list:
+    """Session evidence as sessions 6-9 fused it: reciprocal ranks, 1 / (3 + own rank) + 1 / (3 + session rank)."""
+    if len(hits) < 2 or len(terms) < 2:
+        return hits
+    sessions, _coverage = sessions_rank.evidence(store, hits, terms)
+    ordered = sorted(set(sessions), reverse=True)
+    fused = [1 / (3 + i) + 1 / (3 + ordered.index(value)) for i, value in enumerate(sessions)]
+    return [hits[i] for i in sorted(range(len(hits)), key=lambda i: (-fused[i], i))]
+
+
 def ablate(rules: list[str]) -> None:
     """Switch the named rules off in this process (the bench's own copy of the search code)."""
     for rule in rules:
@@ -186,6 +200,10 @@ def ablate(rules: list[str]) -> None:
         elif rule == "sessions":
             search_module._by_session = lambda store, hits, terms: hits
             search_module.SESSION_POOL = 0
+        elif rule == "scores":
+            search_module._by_session = by_ranks
+        elif rule == "coverage":
+            sessions_rank.COVERAGE_WEIGHT = 0.0
         elif rule == "replies":
             search_module._with_replies = lambda store, hits, filters, limit: hits
         elif rule == "dates":
@@ -232,6 +250,11 @@ def main() -> None:
     parser.add_argument("--conversations", type=int, default=0, help="only the first N conversations")
     parser.add_argument("--without", action="append", default=[], choices=sorted(ABLATIONS), help="ablate a rule")
     parser.add_argument("--half", choices=("dev", "test"), help="only conversations 0-4 (dev) or 5-9 (test)")
+    parser.add_argument(
+        "--store-all",
+        action="store_true",
+        help="with --half: store all conversations (a larger memory), ask only the half's questions",
+    )
     parser.add_argument("--misses", type=int, default=0, metavar="N", help="print N missed questions, sorted by kind")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
@@ -239,12 +262,16 @@ def main() -> None:
     conversations = load(Path(args.data))
     if args.conversations:
         conversations = conversations[: args.conversations]
+    stored = conversations
     if args.half:  # the dev half (conversations 0-4) is where tuned constants were picked; test is 5-9
         conversations = conversations[:5] if args.half == "dev" else conversations[5:]
+        # --store-all: the other half's turns stay in memory (other projects, stored in the same order as without
+        # --half); its questions are not asked.
+        stored = stored if args.store_all else conversations
     k_max = max(KS)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "memory.db"
-        ids, baseline = build(conversations, path)
+        ids, baseline = build(stored, path)
         methods = ["skillbox mem search", *ORACLE]
         hits = {m: dict.fromkeys(KS, 0) for m in methods}
         by_category: dict[object, list[int]] = {}

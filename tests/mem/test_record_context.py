@@ -66,9 +66,11 @@ def test_a_tool_observation_is_found_by_the_reasoning_before_it(home):
         (other,) = _turns(store, ["Edited settings.py"], session="ops")
         found = refs(search(store, "lockout counter"))
         assert found == [f"#{decision}", f"#{edit}"]
-        # The edit holds both words, one of them by context; the other edit holds one, the decision the other.
-        assert refs(search(store, "edited lockout"))[0] == f"#{edit}"
-        assert refs(search(store, "edited lockout")).index(f"#{other}") > 0
+        # The edit holds both words, one of them by context; the other edit holds only one: the edit comes first of
+        # the two. (Which of the edit and the decision comes first is not asserted: in a store this small every
+        # word is in most records, bm25 gives both ~1e-6, and the order was a tie-break.)
+        found = refs(search(store, "edited lockout"))
+        assert found.index(f"#{edit}") < found.index(f"#{other}")
 
 
 def test_a_full_record_does_not_show_the_context_of_its_neighbours(home):

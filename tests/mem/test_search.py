@@ -390,6 +390,43 @@ def test_the_records_of_the_session_about_the_question_rank_before_a_stray_match
     assert refs(search(store, "lockout counter redis", limit=2)) == [f"#{counter}", f"#{decision}"]
 
 
+def test_near_equal_matches_are_ordered_by_what_their_sessions_cover(store, without_context):
+    """Scores, not ranks: the short note holding "counter" scores a little better than the refresh session's two
+    records, which hold "token" and "redis" between them. Fused by rank, first place alone outweighed the session
+    covering two of the three words; fused by score, the near-equal records go by their sessions."""
+    from skillbox.mem import search as search_module
+
+    token, redis = _session_turns(
+        store, [("note", "Token lockout after expiry"), ("note", "Auth state kept in redis, decided against a file")]
+    )
+    (counter,) = _session_turns(store, [("note", "Counter notes")], session="metrics")
+    _session_turns(store, [("note", f"Unrelated note {i} about the build") for i in range(12)], session="misc")
+    assert refs(search(store, "token redis counter")) == [f"#{token}", f"#{redis}", f"#{counter}"]
+    own = search_module._by_session
+    try:
+        search_module._by_session = lambda store, hits, terms: hits
+        assert refs(search(store, "token redis counter"))[0] == f"#{counter}"  # by its own score alone
+    finally:
+        search_module._by_session = own
+
+
+def test_a_record_holding_the_rarest_word_comes_before_a_second_record_of_a_covered_word(store, without_context):
+    """Coverage: the lockout note holds the question's rarest word; the auth-docs session's second note holds only
+    "auth", which its first note already brings. Without coverage the session's evidence lifted that second note."""
+    from skillbox.mem import sessions_rank
+
+    docs, notes = _session_turns(store, [("note", "Token auth docs rewritten"), ("note", "Auth counter notes added")])
+    (lockout,) = _session_turns(store, [("note", "Lockout moved into the middleware")], session="lockout")
+    _session_turns(store, [("note", f"Unrelated note {i} about the build") for i in range(12)], session="misc")
+    assert refs(search(store, "token lockout auth")) == [f"#{docs}", f"#{lockout}", f"#{notes}"]
+    weight = sessions_rank.COVERAGE_WEIGHT
+    try:
+        sessions_rank.COVERAGE_WEIGHT = 0.0
+        assert refs(search(store, "token lockout auth")) == [f"#{docs}", f"#{notes}", f"#{lockout}"]
+    finally:
+        sessions_rank.COVERAGE_WEIGHT = weight
+
+
 def test_records_without_a_session_do_not_vouch_for_each_other(store):
     """Notes stored outside any session (`mem add`) are unrelated: each is a session of its own."""
     counter = add(store, "Lockout counter moved into the auth middleware")
@@ -425,10 +462,15 @@ def test_the_text_output_marks_each_line_that_matched_only_some_words(store, wit
         ],
         session="fix-lockout",
     )
-    _session_turns(
-        store, [("note", "Redis lockout counter benchmark notes for the cache layer and more words here")], "bench"
+    long_note = (
+        "Redis lockout counter benchmark notes for the cache layer, the queue, the worker pool and every other "
+        "service we run in staging and in production this quarter"
     )
+    _session_turns(store, [("note", long_note)], "bench")
     _session_turns(store, [("note", "Redis upgraded")], session="ops")
+    # "redis" is in most of the memory, so it says little: the lockout session's short records, which hold the two
+    # telling words, come before the long note that also holds "redis".
+    _session_turns(store, [("note", f"Redis note {i} about the build") for i in range(12)], session="misc")
     runner = CliRunner()
     text = runner.invoke(cli, ["mem", "search", "lockout counter redis"])
     data = runner.invoke(cli, ["mem", "search", "lockout counter redis", "--json"])

@@ -10,8 +10,9 @@ holding any term fill the rest of the page. The last term is also matched as a p
 "authentication"). Broad terms would make bm25 score tens of thousands of rows, so only the newest matches are
 ranked (RANK_WINDOW) — plus every row of a rare term, however old, because a rare word (a name, an error code)
 is usually the point of the question. Then the records' sessions weigh in (sessions_rank.py): a pool of
-candidates is reordered by each record's rank fused with how much of the query its session covers, so the records
-of the task the question is about come before a stray match from another session.
+candidates is reordered by each record's bm25 relative to the best, plus how much of the query its session covers
+and how much it covers itself, so the records of the task the question is about come before a stray match from
+another session.
 An observation's index also holds, at a low weight, the titles of the two records before it and the one after it
 in its session (store.context_sql), so a reply or a tool call is found by the topic words of the turn that led to
 it, and a question by the words of its answer.

@@ -10,10 +10,20 @@ question's words, taken together, finds the task and then its records.
 Computed at search time from the candidate page only (no extra index): search ranks a pool of SESSION_POOL
 candidates; each session scores the IDF-weighted share of the query's terms its candidate records contain
 (a term counts f / (f + 1) for f records holding it, so one record repeating a word is not a whole session about
-it; IDF is taken within the pool, which needs no count over the whole memory); the final order fuses the
-candidate's own rank with its session's rank by reciprocal-rank fusion (RRF_C, SESSION_WEIGHT). A record outside
-any session is a session of its own. The constants were chosen on LoCoMo conversations 0-4 and checked on 5-9
-(bench/README.md, "mem recall on LoCoMo, session 6").
+it; IDF is taken within the pool, which needs no count over the whole memory). Each candidate then scores its
+bm25 relative to the pool's best + SESSION_WEIGHT * its session's evidence + COVERAGE_WEIGHT * its coverage (the
+IDF-weighted share of the query's terms it holds itself), and the pool is ordered by that. A record outside any
+session is a session of its own.
+
+Scores, not ranks (session 10; sessions 6-9 fused the two ranks): a rank says nothing about how far apart two
+records are. Ranked, the second of two near-equal matches lost as much as a much weaker one, so a session's
+evidence decided little between near-equal records and a great deal against a record far ahead; with scores,
+near-equal records are ordered by what their sessions cover and a clearly better match keeps its lead.
+Coverage: a record holding the question's rarest word is worth more than one holding a word its session already
+covers ("lockout" in a note of its own vs "auth" in a second note of the auth-docs session) — in a coding memory the
+one record about the odd word of the question is often the one asked for.
+The constants were chosen on LoCoMo conversations 0-4 and checked on 5-9 (bench/README.md, "mem recall on LoCoMo,
+session 6" and "session 10").
 """
 
 from __future__ import annotations
@@ -23,9 +33,10 @@ import re
 
 # How many candidates search ranks before the session evidence reorders them; the page is cut from these.
 SESSION_POOL = 20
-# Reciprocal-rank fusion: score = 1 / (RRF_C + own rank) + SESSION_WEIGHT / (RRF_C + session rank), ranks from 0.
-RRF_C = 3
+# The fused score of a candidate: its bm25 relative to the pool's best + SESSION_WEIGHT * its session's evidence
+# + COVERAGE_WEIGHT * its own coverage of the query (all three in [0, 1]).
 SESSION_WEIGHT = 1.0
+COVERAGE_WEIGHT = 0.3
 _WORD = re.compile(r"\w+", re.UNICODE)
 _TEXT = {  # the searchable text of each kind, as its FTS index holds it
     "observation": (
@@ -78,10 +89,12 @@ def _texts(store, hits) -> dict[tuple[str, int], tuple[str | None, str]]:
     return out
 
 
-def by_session(store, hits: list, terms: list) -> list:
-    """The hits reordered by their own rank fused with their session's evidence (see the module docstring)."""
-    if len(hits) < 2 or len(terms) < 2:
-        return hits  # one term: a session's share of it is its records' share; nothing to add
+def evidence(store, hits: list, terms: list) -> tuple[list[float], list[float]]:
+    """For each hit: its session's evidence and its own coverage of the query, both in [0, 1] (module docstring).
+
+    A term's weight is its IDF within the pool; a session's evidence sums, over the terms, weight * f / (f + 1)
+    for f of its records holding the term; a record's coverage sums the weights of the terms it holds itself.
+    Both are divided by the sum of the weights."""
     texts = _texts(store, hits)
     tests = [_matcher(term) for term in terms]
     holding: list[list[bool]] = []
@@ -100,15 +113,26 @@ def by_session(store, hits: list, terms: list) -> list:
         tally = per_session.setdefault(session, [0] * len(terms))
         for t, held in enumerate(row):
             tally[t] += held
-    evidence = {
+    by_session = {
         session: sum(w * f / (f + 1) for w, f in zip(weights, tally, strict=True)) / total
         for session, tally in per_session.items()
     }
-    ordered = sorted(set(evidence.values()), reverse=True)
-    session_rank = {session: ordered.index(value) for session, value in evidence.items()}
+    coverage = [sum(w for w, held in zip(weights, row, strict=True) if held) / total for row in holding]
+    return [by_session[session] for session in sessions], coverage
+
+
+def by_session(store, hits: list, terms: list) -> list:
+    """The hits reordered by their own score fused with their session's evidence and their coverage of the query
+    (see the module docstring)."""
+    if len(hits) < 2 or len(terms) < 2:
+        return hits  # one term: a session's share of it is its records' share; nothing to add
+    sessions, coverage = evidence(store, hits, terms)
+    # bm25 as FTS5 gives it: negative, better when lower. Relative to the pool's best it lies in (0, 1].
+    best = min((hit.score for hit in hits if hit.score is not None), default=0.0)
 
     def fused(index: int) -> tuple[float, int]:
-        own = 1.0 / (RRF_C + index)
-        return (-(own + SESSION_WEIGHT / (RRF_C + session_rank[sessions[index]])), index)
+        score = hits[index].score
+        own = score / best if best < 0 and score is not None else 0.0
+        return (-(own + SESSION_WEIGHT * sessions[index] + COVERAGE_WEIGHT * coverage[index]), index)
 
     return [hits[i] for i in sorted(range(len(hits)), key=fused)]
