@@ -214,7 +214,7 @@ def build_graph(
     seconds: dict[str, float] = {}
     started = time.perf_counter()
     with gc_paused():
-        plan = make_plan(root, out_dir, force, max_bytes, seconds, report)
+        plan = make_plan(root, out_dir, force, max_bytes, seconds, report, jobs)
         extracted = extract(plan, jobs, seconds, report)
         linked = link(plan, extracted, seconds, report, jobs)
         summary = summarize(plan, extracted, linked)
@@ -234,20 +234,34 @@ def _timed(seconds: dict[str, float], stage: str) -> Iterator[None]:
 
 
 # -- plan ----------------------------------------------------------------------------------------------------------
-def make_plan(root, out_dir, force: bool, max_bytes: int, seconds: dict, report: Progress) -> Plan:
-    """Walk the tree and decide, from the last build's stat index, which files need not be read."""
+def make_plan(
+    root, out_dir, force: bool, max_bytes: int, seconds: dict, report: Progress, jobs: int | None = None
+) -> Plan:
+    """Walk the tree and decide, from the last build's stat index, which files need not be read.
+
+    Without a usable stat index the build is cold: every file will be extracted and resolved, so the imports of
+    the later stages are certain to be needed, and on two cores they cost no wall time while a forked child
+    walks the tree (`forking.computed_beside`). With one, most builds change little: the walk runs here and
+    nothing is imported that the build may not need."""
     root, out = resolve_paths(root, out_dir)
     graph_path = out / GRAPH_NAME
     cache = RecordCache(out / "cache")
-    with _timed(seconds, "walk"):
-        walked = walk_tree(root, max_bytes=max_bytes, exclude=(out,))
-    report("walk", len(walked.files), len(walked.files))
-
     # A different engine (our code, queries, Python) invalidates the stat index: nothing is trusted by mtime.
     options = {"max_bytes": max_bytes, "version": INDEX_VERSION, "engine": engine_digest()}
     index = None if force else cache.load_index()
     if index is not None and index.get("options") != options:
         index = None
+    with _timed(seconds, "walk"):
+        cores = jobs if jobs is not None else (os.cpu_count() or 1)
+        if index is None and cores > 1:
+            from skillbox.graph.forking import computed_beside
+
+            files, skipped = computed_beside(lambda: _walked(root, max_bytes, out), _import_what_comes_next)
+            walked = WalkResult(files, skipped)
+        else:
+            walked = walk_tree(root, max_bytes=max_bytes, exclude=(out,))
+    report("walk", len(walked.files), len(walked.files))
+
     try:
         previous = {rel: IndexEntry(*entry) for rel, entry in index["files"].items()} if index else {}
     except (TypeError, KeyError, AttributeError):
@@ -267,6 +281,12 @@ def make_plan(root, out_dir, force: bool, max_bytes: int, seconds: dict, report:
             trusted[rel] = entry
     intact = index is not None and _graph_intact(index, graph_path)
     return Plan(root, out, graph_path, cache, options, force, walked, index, previous, trusted, intact)
+
+
+def _walked(root: Path, max_bytes: int, out: Path) -> tuple[list, dict]:
+    """The walk as plain data (marshal carries it out of a forked child)."""
+    walked = walk_tree(root, max_bytes=max_bytes, exclude=(out,))
+    return walked.files, walked.skipped
 
 
 def _graph_intact(index: dict, graph_path: Path) -> bool:
