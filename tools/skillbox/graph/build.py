@@ -256,7 +256,7 @@ def make_plan(
         if index is None and cores > 1:
             from skillbox.graph.forking import computed_beside
 
-            files, skipped = computed_beside(lambda: _walked(root, max_bytes, out), _import_what_comes_next)
+            files, skipped = computed_beside(lambda: _walked(root, max_bytes, out), IMPORTS_FOR_NEXT_STAGES)
             walked = WalkResult(files, skipped)
         else:
             walked = walk_tree(root, max_bytes=max_bytes, exclude=(out,))
@@ -727,14 +727,30 @@ def _batches(todo: list[tuple[str, str]], sizes: dict[str, int]) -> list[list[tu
     return batches
 
 
-def _import_what_comes_next() -> None:
-    """This process would only wait while the workers extract: import what resolution and the use side need
-    next (~0.2 s, mostly igraph and leidenalg), so the build's serial part after extraction doesn't pay it."""
-    import skillbox.graph.outputs
+def _import_resolution() -> None:
     import skillbox.graph.resolve  # noqa: F401
+
+
+def _import_outputs() -> None:
+    import skillbox.graph.outputs  # noqa: F401
+
+
+def _import_clustering() -> None:
     from skillbox.graph.cluster import import_clustering
 
     import_clustering()
+
+
+# What resolution and the use side import (~0.09 CPU-s, a third of it igraph and leidenalg), in the order they
+# need it: steps, so a cold build's walk can take what fits beside it and extraction the rest.
+IMPORTS_FOR_NEXT_STAGES = (_import_resolution, _import_outputs, _import_clustering)
+
+
+def _import_what_comes_next() -> None:
+    """This process would only wait while the workers extract: import what resolution and the use side need
+    next, so the build's serial part after extraction doesn't pay it (steps already taken cost nothing)."""
+    for step in IMPORTS_FOR_NEXT_STAGES:
+        step()
 
 
 def engine_digest() -> str:
