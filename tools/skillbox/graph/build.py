@@ -239,10 +239,9 @@ def make_plan(
 ) -> Plan:
     """Walk the tree and decide, from the last build's stat index, which files need not be read.
 
-    Without a usable stat index the build is cold: every file will be extracted and resolved, so the imports of
-    the later stages are certain to be needed, and on two cores they cost no wall time while a forked child
-    walks the tree (`forking.computed_beside`). With one, most builds change little: the walk runs here and
-    nothing is imported that the build may not need."""
+    Without a usable stat index the build is cold: a forked child walks the tree while this process imports the
+    later stages and compiles the queries extraction will need (`cold_walk`). With one, most builds change
+    little: the walk runs here and nothing is imported or compiled that the build may not need."""
     root, out = resolve_paths(root, out_dir)
     graph_path = out / GRAPH_NAME
     cache = RecordCache(out / "cache")
@@ -254,10 +253,9 @@ def make_plan(
     with _timed(seconds, "walk"):
         cores = jobs if jobs is not None else (os.cpu_count() or 1)
         if index is None and cores > 1:
-            from skillbox.graph.forking import computed_beside
+            from skillbox.graph.cold_walk import walk_beside
 
-            files, skipped = computed_beside(lambda: _walked(root, max_bytes, out), IMPORTS_FOR_NEXT_STAGES)
-            walked = WalkResult(files, skipped)
+            walked = walk_beside(root, max_bytes, out, IMPORTS_FOR_NEXT_STAGES, ONE_BATCH_FILES)
         else:
             walked = walk_tree(root, max_bytes=max_bytes, exclude=(out,))
     report("walk", len(walked.files), len(walked.files))
@@ -281,12 +279,6 @@ def make_plan(
             trusted[rel] = entry
     intact = index is not None and _graph_intact(index, graph_path)
     return Plan(root, out, graph_path, cache, options, force, walked, index, previous, trusted, intact)
-
-
-def _walked(root: Path, max_bytes: int, out: Path) -> tuple[list, dict]:
-    """The walk as plain data (marshal carries it out of a forked child)."""
-    walked = walk_tree(root, max_bytes=max_bytes, exclude=(out,))
-    return walked.files, walked.skipped
 
 
 def _graph_intact(index: dict, graph_path: Path) -> bool:

@@ -210,7 +210,11 @@ def _screen(layers: tuple[tuple[str, _IgnoreRules], ...]):
     return _compiled("|".join(alternatives) or "(?!)")
 
 
-def walk_tree(root: Path, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[Path, ...] = ()) -> WalkResult:
+def walk_tree(
+    root: Path, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[Path, ...] = (), on_file=None
+) -> WalkResult:
+    """The files of `root` that go into the graph, and the skipped ones with their reasons; `on_file(lang)` is
+    told of each file taken, as the walk goes (`cold_walk` counts languages with it)."""
     result = WalkResult()
     root_str = os.path.abspath(root)
     excluded = set()
@@ -285,6 +289,8 @@ def walk_tree(root: Path, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[Pat
                 result.skip("too_large", rel)
                 continue
             result.files.append((rel, lang, st.st_size, st.st_mtime_ns))
+            if on_file is not None:
+                on_file(lang)
 
     # Real folders first, symlinked ones afterwards: a link never claims files under its own name while the
     # real folder is in the tree, and a folder reached twice is entered once.
