@@ -27,6 +27,8 @@ def walk_beside(root: Path, max_bytes: int, out: Path, steps: Iterable[Callable[
     child names (one with more than `many` files) until the walk is done."""
     from skillbox.graph.forking import computed_beside
 
+    if not hasattr(os, "fork"):  # nothing to walk beside (and no non-blocking pipes on Windows' Python 3.11)
+        return walk_tree(root, max_bytes=max_bytes, exclude=(out,))
     read_end, write_end = os.pipe()
     os.set_blocking(read_end, False)
     try:
