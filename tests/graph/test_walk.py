@@ -116,3 +116,28 @@ def test_the_one_regex_prefilter_never_changes_pathspec_decisions():
             assert rules.any_rule is not None  # the prefilter is in use for these rules
             spec = pathspec.GitIgnoreSpec.from_lines(lines)
             assert [rules.decision(p) for p in sorted(paths)] == [spec.check_file(p).include for p in sorted(paths)]
+
+
+def test_the_screen_of_nested_ignore_files_answers_as_asking_each_file():
+    """Nested ignore files are screened by one regex over the path from the root (each file's rules behind its
+    folder, its any-depth rules sharing one `(?:.+/)?`); every path under the deepest folder gets the decision
+    that asking each file in turn gives."""
+    import itertools
+    import random
+
+    from skillbox.graph.walk import _compile, _RuleStack
+
+    rng = random.Random(11)
+    tails = {"/".join(p) for n in (1, 2, 3) for p in itertools.product(PARTS, repeat=n)}
+    screened = 0
+    for _ in range(12):
+        stack = _RuleStack()
+        for base in ("", "src", "src/deep"):
+            stack = stack.with_rules(base, _compile(rng.sample(RULES, rng.choice((1, 3, 6, len(RULES))))))
+        slow = _RuleStack(stack.layers)
+        slow.screen = None  # ask every file
+        screened += stack.screen is not None
+        for tail, is_dir in itertools.product(sorted(tails), (False, True)):
+            rel = f"src/deep/{tail}"
+            assert stack.ignored(rel, is_dir) == slow.ignored(rel, is_dir), (rel, is_dir)
+    assert screened == 12  # these rules are all screened, none left to the slow path

@@ -214,7 +214,7 @@ def build_graph(
     seconds: dict[str, float] = {}
     started = time.perf_counter()
     with gc_paused():
-        plan = make_plan(root, out_dir, force, max_bytes, seconds, report)
+        plan = make_plan(root, out_dir, force, max_bytes, seconds, report, jobs)
         extracted = extract(plan, jobs, seconds, report)
         linked = link(plan, extracted, seconds, report, jobs)
         summary = summarize(plan, extracted, linked)
@@ -234,20 +234,32 @@ def _timed(seconds: dict[str, float], stage: str) -> Iterator[None]:
 
 
 # -- plan ----------------------------------------------------------------------------------------------------------
-def make_plan(root, out_dir, force: bool, max_bytes: int, seconds: dict, report: Progress) -> Plan:
-    """Walk the tree and decide, from the last build's stat index, which files need not be read."""
+def make_plan(
+    root, out_dir, force: bool, max_bytes: int, seconds: dict, report: Progress, jobs: int | None = None
+) -> Plan:
+    """Walk the tree and decide, from the last build's stat index, which files need not be read.
+
+    Without a usable stat index the build is cold: a forked child walks the tree while this process imports the
+    later stages and compiles the queries extraction will need (`cold_walk`). With one, most builds change
+    little: the walk runs here and nothing is imported or compiled that the build may not need."""
     root, out = resolve_paths(root, out_dir)
     graph_path = out / GRAPH_NAME
     cache = RecordCache(out / "cache")
-    with _timed(seconds, "walk"):
-        walked = walk_tree(root, max_bytes=max_bytes, exclude=(out,))
-    report("walk", len(walked.files), len(walked.files))
-
     # A different engine (our code, queries, Python) invalidates the stat index: nothing is trusted by mtime.
     options = {"max_bytes": max_bytes, "version": INDEX_VERSION, "engine": engine_digest()}
     index = None if force else cache.load_index()
     if index is not None and index.get("options") != options:
         index = None
+    with _timed(seconds, "walk"):
+        cores = jobs if jobs is not None else (os.cpu_count() or 1)
+        if index is None and cores > 1:
+            from skillbox.graph.cold_walk import walk_beside
+
+            walked = walk_beside(root, max_bytes, out, IMPORTS_FOR_NEXT_STAGES, ONE_BATCH_FILES)
+        else:
+            walked = walk_tree(root, max_bytes=max_bytes, exclude=(out,))
+    report("walk", len(walked.files), len(walked.files))
+
     try:
         previous = {rel: IndexEntry(*entry) for rel, entry in index["files"].items()} if index else {}
     except (TypeError, KeyError, AttributeError):
@@ -707,14 +719,30 @@ def _batches(todo: list[tuple[str, str]], sizes: dict[str, int]) -> list[list[tu
     return batches
 
 
-def _import_what_comes_next() -> None:
-    """This process would only wait while the workers extract: import what resolution and the use side need
-    next (~0.2 s, mostly igraph and leidenalg), so the build's serial part after extraction doesn't pay it."""
-    import skillbox.graph.outputs
+def _import_resolution() -> None:
     import skillbox.graph.resolve  # noqa: F401
+
+
+def _import_outputs() -> None:
+    import skillbox.graph.outputs  # noqa: F401
+
+
+def _import_clustering() -> None:
     from skillbox.graph.cluster import import_clustering
 
     import_clustering()
+
+
+# What resolution and the use side import (~0.09 CPU-s, a third of it igraph and leidenalg), in the order they
+# need it: steps, so a cold build's walk can take what fits beside it and extraction the rest.
+IMPORTS_FOR_NEXT_STAGES = (_import_resolution, _import_outputs, _import_clustering)
+
+
+def _import_what_comes_next() -> None:
+    """This process would only wait while the workers extract: import what resolution and the use side need
+    next, so the build's serial part after extraction doesn't pay it (steps already taken cost nothing)."""
+    for step in IMPORTS_FOR_NEXT_STAGES:
+        step()
 
 
 def engine_digest() -> str:

@@ -107,7 +107,8 @@ class _IgnoreRules:
 
     def __init__(self, spec: pathspec.GitIgnoreSpec):
         self.spec = spec
-        self.any_rule = _any_rule(spec)
+        self.parts = _rule_regexes(spec)
+        self.any_rule = None if self.parts is None else _compiled("|".join(f"(?:{p})" for p in self.parts) or "(?!)")
 
     def decision(self, path: str) -> bool | None:
         if self.any_rule is not None and self.any_rule.match(path) is None:
@@ -115,8 +116,9 @@ class _IgnoreRules:
         return self.spec.check_file(path).include
 
 
-def _any_rule(spec: pathspec.GitIgnoreSpec):
-    """A regex matching every path some rule of `spec` matches (or more), or None to always ask pathspec."""
+def _rule_regexes(spec: pathspec.GitIgnoreSpec) -> list[str] | None:
+    """pathspec's regex of every rule (named groups made plain), or None when one is missing or takes flags:
+    then pathspec is always asked."""
     import re
 
     parts = []
@@ -126,9 +128,15 @@ def _any_rule(spec: pathspec.GitIgnoreSpec):
         regex = getattr(pattern, "regex", None)
         if regex is None or regex.flags & ~re.UNICODE:
             return None
-        parts.append("(?:" + re.sub(r"\(\?P<\w+>", "(?:", regex.pattern) + ")")
+        parts.append(re.sub(r"\(\?P<\w+>", "(?:", regex.pattern))
+    return parts
+
+
+def _compiled(pattern: str):
+    import re
+
     try:
-        return re.compile("|".join(parts)) if parts else re.compile(r"(?!)")
+        return re.compile(pattern)
     except re.error:
         return None
 
@@ -139,19 +147,74 @@ def _compile(lines: list[str]) -> _IgnoreRules:
     return _IgnoreRules(pathspec.GitIgnoreSpec.from_lines(lines))
 
 
-def _ignored(specs: list[tuple[str, _IgnoreRules]], rel: str, is_dir: bool) -> bool:
-    decision = None
-    for base, rules in specs:
-        sub = rel[len(base) + 1 :] if base else rel
-        if is_dir:
-            sub += "/"
-        result = rules.decision(sub)
-        if result is not None:
-            decision = result
-    return bool(decision)
+class _RuleStack:
+    """The ignore files that apply in one folder, shallowest first (deeper rules win), and one regex over the
+    path from the root that matches whenever any of their rules can match (`screen`): most entries of a tree
+    match none, and one search of the whole path beats one per ignore file. Each file's part is its `any_rule`
+    behind its folder's path, so the screen answers exactly what asking every file's `any_rule` would; None
+    (some file has no `any_rule`, or a part would not survive the prefix) asks every file."""
+
+    __slots__ = ("layers", "screen")
+
+    def __init__(self, layers: tuple[tuple[str, _IgnoreRules], ...] = ()):
+        self.layers = layers
+        self.screen = _screen(layers) if layers else None
+
+    def with_rules(self, base: str, rules: _IgnoreRules) -> _RuleStack:
+        return _RuleStack((*self.layers, (base, rules)))
+
+    def ignored(self, rel: str, is_dir: bool) -> bool:
+        if not self.layers:
+            return False
+        path = rel + "/" if is_dir else rel
+        if self.screen is not None and self.screen.match(path) is None:
+            return False  # no rule of any file can match: every decision is None
+        decision = None
+        for base, rules in self.layers:
+            result = rules.decision(path[len(base) + 1 :] if base else path)
+            if result is not None:
+                decision = result
+        return bool(decision)
 
 
-def walk_tree(root: Path, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[Path, ...] = ()) -> WalkResult:
+ANY_FOLDERS = "(?:.+/)?"  # how pathspec starts the regex of a rule without a slash: at any depth
+
+
+def _screen(layers: tuple[tuple[str, _IgnoreRules], ...]):
+    """The regex `_RuleStack.screen`, or None. pathspec's regexes are anchored at the start of the path relative
+    to their file (a leading `^`, and `match` anchors anyway): behind `re.escape(base + "/")` each must start
+    right after the prefix, so a regex with an anchor or lookbehind anywhere but its start keeps the slow path.
+    The rules of one file that match at any depth share one `(?:.+/)?` (a match of the whole exists exactly
+    when one of them matches): the regex engine then scans the path for its folders once, not once per rule."""
+    import re
+
+    alternatives = []
+    for base, rules in layers:
+        if rules.parts is None or rules.any_rule is None:
+            return None
+        anywhere, anchored = [], []
+        for part in rules.parts:
+            part = part[1:] if part.startswith("^") else part
+            if "^" in part.replace("[^", "") or "\\A" in part or "(?<" in part:
+                return None
+            if part.startswith(ANY_FOLDERS):
+                anywhere.append(f"(?:{part[len(ANY_FOLDERS) :]})")
+            else:
+                anchored.append(f"(?:{part})")
+        if anywhere:
+            anchored.append(ANY_FOLDERS + "(?:" + "|".join(anywhere) + ")")
+        if anchored and base:
+            alternatives.append(re.escape(base + "/") + "(?:" + "|".join(anchored) + ")")
+        elif anchored:
+            alternatives.extend(anchored)
+    return _compiled("|".join(alternatives) or "(?!)")
+
+
+def walk_tree(
+    root: Path, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[Path, ...] = (), on_file=None
+) -> WalkResult:
+    """The files of `root` that go into the graph, and the skipped ones with their reasons; `on_file(lang)` is
+    told of each file taken, as the walk goes (`cold_walk` counts languages with it)."""
     result = WalkResult()
     root_str = os.path.abspath(root)
     excluded = set()
@@ -162,12 +225,12 @@ def walk_tree(root: Path, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[Pat
         except OSError:
             pass
     visited: set[tuple[int, int]] = set()
-    root_specs: list[tuple[str, _IgnoreRules]] = []
+    root_specs = _RuleStack()
     info_exclude = _load_info_exclude(root_str)
     if info_exclude is not None:
-        root_specs.append(("", info_exclude))
+        root_specs = root_specs.with_rules("", info_exclude)
 
-    def visit(abs_dir: str, rel_dir: str, specs: list) -> None:
+    def visit(abs_dir: str, rel_dir: str, specs: _RuleStack) -> None:
         try:
             st = os.stat(abs_dir)
         except OSError:
@@ -187,7 +250,7 @@ def walk_tree(root: Path, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[Pat
         if present:
             own = _load_spec(abs_dir, present)
             if own is not None:
-                specs = [*specs, (rel_dir, own)]
+                specs = specs.with_rules(rel_dir, own)
         for entry in entries:
             name = entry.name
             rel = f"{rel_dir}/{name}" if rel_dir else name
@@ -199,7 +262,7 @@ def walk_tree(root: Path, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[Pat
                 if entry.is_symlink():
                     linked.append((entry.path, rel, specs))
                     continue
-                if name in NOISE_DIRS or _ignored(specs, rel, True):
+                if name in NOISE_DIRS or specs.ignored(rel, True):
                     continue
                 if name in VENDORED_DIRS:
                     result.skip("vendored", rel + "/")
@@ -210,7 +273,7 @@ def walk_tree(root: Path, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[Pat
                 visit(entry.path, rel, specs)
                 continue
             lang = language_of(name)
-            if lang is None or _ignored(specs, rel, False):
+            if lang is None or specs.ignored(rel, False):
                 continue
             if name.endswith(GENERATED_SUFFIXES):
                 result.skip("generated", rel)
@@ -226,15 +289,17 @@ def walk_tree(root: Path, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[Pat
                 result.skip("too_large", rel)
                 continue
             result.files.append((rel, lang, st.st_size, st.st_mtime_ns))
+            if on_file is not None:
+                on_file(lang)
 
     # Real folders first, symlinked ones afterwards: a link never claims files under its own name while the
     # real folder is in the tree, and a folder reached twice is entered once.
-    linked: list[tuple[str, str, list]] = []
+    linked: list[tuple[str, str, _RuleStack]] = []
     visit(root_str, "", root_specs)
     while linked:
         abs_dir, rel, specs = linked.pop(0)
         name = rel.rsplit("/", 1)[-1]
-        if name in NOISE_DIRS or name in VENDORED_DIRS or _ignored(specs, rel, True):
+        if name in NOISE_DIRS or name in VENDORED_DIRS or specs.ignored(rel, True):
             continue
         visit(abs_dir, rel, specs)
     result.files.sort()
