@@ -30,9 +30,10 @@ from skillbox.graph.resolve import Resolver
 # back costs ~0.1 s; on Django (~265k) the parent's part is 1.8-2.0 against 2.3 serial (bench/README.md,
 # "graph build after extraction"). A fork with a big heap costs ~10 ms plus the copy-on-write faults both take.
 SPLIT_MIN_REFS = 100_000
-# The share of the references the child takes (measured on Django: halves are about even, the parent's read-back
-# of the child's blocks ~0.1 s against the child's copy-on-write faults).
-CHILD_SHARE = 0.5
+# The share of the references the child takes. The child's copy-on-write faults (~50k on Django) make its
+# references dearer than the parent's, whose read-back of the child's blocks is ~0.03 s: on Django the child's CPU
+# exceeded the parent's part after the fork by 0.04-0.12 s at 0.5 and fell short by 0.03-0.09 s at 0.45.
+CHILD_SHARE = 0.47
 
 
 def resolve_blocks(
@@ -87,7 +88,10 @@ def resolve_blocks(
         if pid is not None:
             if joined(pid):
                 spool.seek(0)
-                for path, (nodes_json, links_json, counts, edges, unresolved) in marshal.load(spool).items():
+                # One read, then `loads` from memory: `marshal.load` on a file reads each object through the file
+                # object's methods, ~9x slower here (Django: 0.27-0.29 against 0.03 CPU-s for the child's 35 MB).
+                handed_back = marshal.loads(spool.read())
+                for path, (nodes_json, links_json, counts, edges, unresolved) in handed_back.items():
                     nodes = sorted(resolver.file_nodes[path], key=_node_id)
                     done[path] = (FileBlock(nodes_json, links_json, counts, BlockParts(nodes, edges)), unresolved)
             else:  # the child failed: do its part here
