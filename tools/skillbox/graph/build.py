@@ -588,43 +588,26 @@ def _write_graph(
 ) -> None:
     """graph.json and what people and agents read beside it: communities.json, GRAPH_REPORT.md, graph.html and
     the query index, made from the graph in memory (the nodes and links just serialised; reused blocks parsed
-    back). The graph is assembled before graph.json is written, and a cold build's index writer is forked even
-    before that (it assembles its own copy). Saves the blocks' places in graph.json for the next build."""
+    back). The graph is assembled before graph.json is written so a cold build's index writer can start right
+    away. Saves the blocks' places in graph.json for the next build."""
     from skillbox.graph import graph_json
     from skillbox.graph.code_graph import from_blocks
     from skillbox.graph.index_writer import describes
-    from skillbox.graph.outputs import FORK_MIN_NODES, EarlyIndex, for_build, writer_for_build
+    from skillbox.graph.outputs import writer_for_build
 
     graph_path, blocks, changed, fresh = plan.graph_path, linked.blocks, linked.changed, linked.fresh
-
-    def assemble():
+    with _timed(seconds, "load"):
+        report("write", 0, 1)
+        # The query index is updated in place only if it describes the graph.json about to be replaced.
+        index_changes = changed if changed is not None and describes(graph_path) else None
         parts = (
             fresh[rel] if rel in fresh else graph_json.parse_block(blocks[rel].nodes, blocks[rel].links)
             for rel in [*order, EXTERNALS]
         )
-        return for_build(from_blocks(parts, {"schema": graph_json.SCHEMA}, graph_path), plan.root)
-
-    report("write", 0, 1)
-    # The query index is updated in place only if it describes the graph.json about to be replaced.
-    index_changes = changed if changed is not None and describes(graph_path) else None
-    early = None
-    if index_changes is None and _node_count(linked) >= FORK_MIN_NODES:
-        # A full index of a big graph: its writer, the last output to finish, starts before the graph exists
-        # and assembles its own copy, while this process assembles the graph for everything else.
-        early = EarlyIndex.start(assemble, graph_path)
-    try:
-        with _timed(seconds, "load"):
-            graph = assemble()
-            fresh.clear()
-    except BaseException:
-        if early is not None:
-            early.abandon()
-        raise
+        graph = from_blocks(parts, {"schema": graph_json.SCHEMA}, graph_path)
+        fresh.clear()
     use = writer_for_build(graph, graph_path, plan.root, changed=index_changes)
-    if early is not None:
-        use.adopt(early)
-    else:
-        use.start_early()
+    use.start_early()
     try:
         with _timed(seconds, "write"):
             node_spans, link_spans = graph_json.write_chunks(
@@ -640,12 +623,6 @@ def _write_graph(
         raise
     report("report", 0, 1)
     seconds.update(use.finish().seconds)
-
-
-def _node_count(linked: Linked) -> int:
-    """The nodes graph.json will hold, from the blocks' counts (before the graph is assembled)."""
-    blocks = [*linked.blocks.values(), linked.externals]
-    return sum(count for block in blocks for _kind, count in block.counts[0])
 
 
 def _stored_blocks(order, keys, spans, blocks, ext_node_span, ext_link_span) -> dict[str, tuple]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -96,12 +95,21 @@ class UseOutputsWriter:
         """Fork the full-index writer now, if this graph gets one (a big graph, index rewritten)."""
         if self.changed is not None or len(self.graph.nodes) < FORK_MIN_NODES or self.child is not None:
             return
-        self.adopt(EarlyIndex.start(lambda: self.graph, self.graph_path))
+        read_end, write_end = os.pipe()
 
-    def adopt(self, early: EarlyIndex | None) -> None:
-        """Take over a full-index writer forked before this writer's graph was assembled (`EarlyIndex.start`)."""
-        if early is not None:
-            self.child, self.in_child, self._signal = early.pid, "index", early.signal
+        def ready() -> bool:
+            return os.read(read_end, 1) == b"1"
+
+        def task() -> None:
+            os.close(write_end)  # else the pipe never reports the parent's end closing
+            write_index(self.graph, self.graph_path, communities_ready=ready)
+
+        pid = _fork(task)
+        os.close(read_end)
+        if pid is None:
+            os.close(write_end)
+            return
+        self.child, self.in_child, self._signal = pid, "index", write_end
 
     def abandon(self) -> None:
         """Stop an early child before graph.json or communities.json exist: it sees the pipe close and exits
@@ -170,40 +178,6 @@ class UseOutputsWriter:
 FORK_MIN_NODES = 3_000
 
 
-@dataclass
-class EarlyIndex:
-    """A forked writer of the full query index, waiting on a pipe (`signal`) for communities.json."""
-
-    pid: int
-    signal: int
-
-    @classmethod
-    def start(cls, make_graph: Callable[[], CodeGraph], graph_path: Path) -> EarlyIndex | None:
-        """Fork the writer; the child gets its graph from `make_graph`. The build passes the assembly itself, so
-        the child assembles its own copy while this process assembles the same graph (on Django ~0.15 s that the
-        index writer, the last output to finish, no longer waits for). None when nothing could be forked."""
-        read_end, write_end = os.pipe()
-
-        def ready() -> bool:
-            return os.read(read_end, 1) == b"1"
-
-        def task() -> None:
-            os.close(write_end)  # else the pipe never reports the parent's end closing
-            write_index(make_graph(), graph_path, communities_ready=ready)
-
-        pid = _fork(task)
-        os.close(read_end)
-        if pid is None:
-            os.close(write_end)
-            return None
-        return cls(pid, write_end)
-
-    def abandon(self) -> None:
-        """Stop it before graph.json or communities.json exist (it sees the pipe close and writes nothing)."""
-        os.close(self.signal)
-        _joined(self.pid)
-
-
 def outputs_missing(graph_path: Path) -> bool:
     """True when a build left graph.json without its report, viewer, communities or a current query index."""
     out_dir = graph_path.parent
@@ -217,19 +191,13 @@ def outputs_missing(graph_path: Path) -> bool:
 
 
 def writer_for_build(graph: CodeGraph, graph_path: Path, root: Path, changed: set[str] | None = None):
-    """The build's writer, made as soon as the graph is in memory: the build calls `start_early` (or `adopt`s
-    the index writer it forked before assembling the graph) before it writes graph.json, and `finish` after.
+    """The build's writer, made as soon as the graph is in memory: the build calls `start_early` before it
+    writes graph.json, and `finish` after.
 
     `changed` names the files whose part of the graph changed since the previous build ("" = external nodes), or
     None when unknown (cold, forced, or no previous graph)."""
-    for_build(graph, root)
-    return UseOutputsWriter(graph, graph_path, title=f"{root.name} code graph", changed=changed)
-
-
-def for_build(graph: CodeGraph, root: Path) -> CodeGraph:
-    """The graph as the build's outputs describe it: with the root it was built from."""
     graph.meta = {**graph.meta, "root": str(root)}
-    return graph
+    return UseOutputsWriter(graph, graph_path, title=f"{root.name} code graph", changed=changed)
 
 
 def write_for_build(graph: CodeGraph, graph_path: Path, root: Path, changed: set[str] | None = None) -> UseOutputs:
