@@ -1,11 +1,15 @@
 """Resolution and block rendering shared between this process and a forked child, on the machine's two cores.
 
 A cold build resolves every file's references after extraction, and nothing else can run meanwhile: on Django it
-was ~2 s of one core with the other idle. The tables every file resolves against (nodes, imports, bases) are built
-once, here; then the files left to resolve are cut in two by their number of references, a forked child resolves
-and renders the second part (it sees the tables without copying them) and sends its blocks back through an
-unlinked temporary file, while this process does the first part. Only when a core is free (`core_free`): on a
-loaded machine the split only adds CPU.
+was ~2 s of one core with the other idle. The files left to resolve are cut in two by their number of references;
+a forked child builds the tables every file resolves against (nodes, imports, bases) and resolves and renders the
+second part, and sends its blocks back through an unlinked temporary file, while this process builds the same
+tables and does the first part. Only when a core is free (`core_free`): on a loaded machine the split only adds CPU.
+
+The child is forked before the tables exist, not after: building them takes as long in both processes at once
+as in one, and tables of its own spare the child the copy-on-write faults of every table page it would otherwise
+touch (on Django its part of the references took 0.73-0.78 CPU-s against the parent's 0.55-0.65 for as many
+references when it inherited the tables, 0.55-0.61 with its own).
 
 A file's edges are meant to be a function of the tables and its own record, not of which files were resolved
 before it; the lazily filled memos could break that only where a cycle guard answers for a value still being
@@ -30,9 +34,8 @@ from skillbox.graph.resolve import Resolver
 # back costs ~0.1 s; on Django (~265k) the parent's part is 1.8-2.0 against 2.3 serial (bench/README.md,
 # "graph build after extraction"). A fork with a big heap costs ~10 ms plus the copy-on-write faults both take.
 SPLIT_MIN_REFS = 100_000
-# The share of the references the child takes. The child's copy-on-write faults (~50k on Django) make its
-# references dearer than the parent's, whose read-back of the child's blocks is ~0.03 s: on Django the child's CPU
-# exceeded the parent's part after the fork by 0.04-0.12 s at 0.5 and fell short by 0.03-0.09 s at 0.45.
+# The share of the references the child takes: a little under half, for its writing of its blocks (~0.08 CPU-s
+# on Django) against the parent's read-back of them (~0.03 s).
 CHILD_SHARE = 0.47
 
 
@@ -42,7 +45,6 @@ def resolve_blocks(
     """The resolver (its tables, externals and stats) and, per file not in `reuse`, its block and its number of
     unresolved references. `split=False` keeps all the work in this process."""
     resolver = Resolver(records, reuse)
-    resolver.prepare()
     paths = resolver.to_resolve()
     weights = [len(records[path].refs) + 1 for path in paths]
     total = sum(weights)
@@ -62,12 +64,14 @@ def resolve_blocks(
         except OSError:  # no writable temporary folder (full, read-only, sandboxed): resolve everything here
             mine, theirs = paths, []
     if not theirs:
+        resolver.prepare()
         resolver.resolve_files(mine)
         return resolver, _rendered(resolver, mine)
 
     with spool:
 
         def child() -> None:
+            resolver.prepare()
             resolver.resolve_files(theirs)
             out = {}
             for path, (block, unresolved) in _rendered(resolver, theirs).items():
@@ -79,6 +83,7 @@ def resolve_blocks(
         if pid is None:
             mine, theirs = paths, []
         try:
+            resolver.prepare()
             resolver.resolve_files(mine)
             done = _rendered(resolver, mine)
         except BaseException:  # this part failed (or was interrupted): the child's work is moot, reap it
