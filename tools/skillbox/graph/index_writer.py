@@ -10,6 +10,7 @@ import hashlib
 import json
 import sqlite3
 from collections.abc import Callable
+from itertools import islice
 from pathlib import Path
 from typing import NamedTuple
 
@@ -119,18 +120,21 @@ def _edges_follow_sources(graph: CodeGraph, edges) -> bool:
 class NodeRows(NamedTuple):
     """What the `nodes` and `node_text` tables get, made from the graph alone (`node_rows`)."""
 
-    rows: list  # `nodes` rows in graph order, community column empty
-    text_rows: list  # `node_text` rows
+    rows: list  # `nodes` rows in graph order, community column empty: of all nodes or of the first ones
+    text_rows: list  # `node_text` rows of the same nodes
     degree_p99: int
 
 
-def node_rows(graph: CodeGraph) -> NodeRows:
-    """The node rows of `write_index`. The build makes them in its own process and hands them to the index writer
-    it forked (`write_index(node_rows_made=...)`): the writer is the last output to finish, the build's process is
-    done sooner, so the ~0.2 CPU-s these take on Django (Python work, which a second thread of the writer cannot
-    overlap with SQLite's: each inserted row takes the GIL back) move off the longer path."""
+def node_rows(graph: CodeGraph, share: float = 1.0) -> NodeRows:
+    """The node rows of `write_index`, of the first `share` of the nodes (`write_index` makes the rest).
+
+    The build makes most of them in its own process and hands them to the index writer it forked
+    (`write_index(node_rows_made=...)`): that writer was the last output to finish, by ~0.25 s on Django, and
+    these rows are ~0.2 CPU-s of Python work that a second thread of the writer cannot overlap with SQLite's
+    (each inserted row takes the GIL back). All of them made in the build's process left it the later one."""
     degrees = _degrees(graph)
-    rows, text_rows = _node_rows(graph, degrees)
+    stop = len(graph.nodes) if share >= 1 else int(len(graph.nodes) * share)
+    rows, text_rows = _node_rows(graph, degrees, 0, stop)
     return NodeRows(rows, text_rows, _p99(sorted(degrees.values())))
 
 
@@ -182,8 +186,11 @@ def write_index(
         if communities_ready is not None and not communities_ready():
             raise IndexAbandoned("graph.json or communities.json was not written")
         made = (node_rows_made() if node_rows_made is not None else None) or node_rows(graph)
-        rows = made.rows
-        db.executemany("INSERT INTO node_text(rowid, name, path, doc) VALUES (?,?,?,?)", made.text_rows)
+        rows, text_rows = made.rows, made.text_rows
+        if len(rows) < len(graph.nodes):  # the rows of the nodes after those made elsewhere
+            more, more_text = _node_rows(graph, _degrees(graph), len(rows))
+            rows, text_rows = rows + more, text_rows + more_text
+        db.executemany("INSERT INTO node_text(rowid, name, path, doc) VALUES (?,?,?,?)", text_rows)
         communities = _read_communities(graph_path) or []
         if communities:
             member_of = _membership(communities)
@@ -207,16 +214,17 @@ def write_index(
     return target
 
 
-def _node_rows(graph: CodeGraph, degrees: dict[str, int]) -> tuple[list, list]:
-    """`_node_row` for every node, in graph order (rid 1, 2, ...), with the per-node work kept inline; the
-    community column is left empty (communities.json may not exist yet)."""
+def _node_rows(graph: CodeGraph, degrees: dict[str, int], start: int = 0, stop: int | None = None) -> tuple[list, list]:
+    """`_node_row` for every node from position `start` to `stop` (all by default), in graph order (rid start + 1,
+    ...), with the per-node work kept inline; the community column is left empty (communities.json may not exist
+    yet)."""
     rows = []
     text_rows = []
     core = CORE_FIELDS
     dumps = orjson.dumps
     words = split_words
     path_text: dict[str | None, str] = {}  # nodes of one file share its path words
-    for rid, (node_id, node) in enumerate(graph.nodes.items(), start=1):
+    for rid, (node_id, node) in enumerate(islice(graph.nodes.items(), start, stop), start=start + 1):
         extra = {k: v for k, v in node.items() if k not in core}
         name = str(node.get("name") or node_id)
         line = node.get("line")
