@@ -29,10 +29,9 @@ from skillbox.graph.graph_json import BlockParts, FileBlock, file_block
 from skillbox.graph.records import FileRecord
 from skillbox.graph.resolve import Resolver
 
-# Below this many references the split saves nothing: on svelte (~39k references) the parent's part took 0.41-0.49
-# CPU-s against 0.42-0.44 serial, since the tables (~0.14 s) come first either way and reading the child's blocks
-# back costs ~0.1 s; on Django (~265k) the parent's part is 1.8-2.0 against 2.3 serial (bench/README.md,
-# "graph build after extraction"). A fork with a big heap costs ~10 ms plus the copy-on-write faults both take.
+# Below this many references the split saves next to nothing: on svelte (~39k references) each process takes
+# 0.25-0.27 CPU-s against 0.29-0.31 serial, since both build the tables (~0.11 s), for ~0.2 s more CPU in all; on
+# Django (~265k) 1.17-1.28 each against ~1.55 serial (bench/README.md, "graph after extraction, session 10").
 SPLIT_MIN_REFS = 100_000
 # The share of the references the child takes: a little under half, for its writing of its blocks (~0.08 CPU-s
 # on Django) against the parent's read-back of them (~0.03 s).
