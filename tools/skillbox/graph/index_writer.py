@@ -128,10 +128,10 @@ class NodeRows(NamedTuple):
 def node_rows(graph: CodeGraph, share: float = 1.0) -> NodeRows:
     """The node rows of `write_index`, of the first `share` of the nodes (`write_index` makes the rest).
 
-    The build makes most of them in its own process and hands them to the index writer it forked
-    (`write_index(node_rows_made=...)`): that writer was the last output to finish, by ~0.25 s on Django, and
-    these rows are ~0.2 CPU-s of Python work that a second thread of the writer cannot overlap with SQLite's
-    (each inserted row takes the GIL back). All of them made in the build's process left it the later one."""
+    The build makes some or all of them in its own process and hands them to the index writer it forked
+    (`write_index(node_rows_made=...)`, `outputs.rows_share`): that writer was the last output to finish, by
+    ~0.25 s on Django, and these rows are ~0.2 CPU-s of Python work that a second thread of the writer cannot
+    overlap with SQLite's (each inserted row takes the GIL back)."""
     degrees = _degrees(graph)
     stop = len(graph.nodes) if share >= 1 else int(len(graph.nodes) * share)
     rows, text_rows = _node_rows(graph, degrees, 0, stop)
