@@ -69,7 +69,7 @@ class UseOutputsWriter:
     or the viewer, while this process writes the rest. The full index does not depend on the partition until its
     very last step, so `start_early` can fork its writer before graph.json is even written: the child inserts the
     edges, then waits on a pipe until `finish` has written graph.json's communities and handed it the node rows
-    (made here meanwhile: the index is the last output to finish, this process's share is the smaller one)."""
+    made here meanwhile (some or all of them, `rows_share`: on a big graph the index is the last output to finish)."""
 
     def __init__(
         self,
