@@ -10,6 +10,7 @@ import hashlib
 import json
 import sqlite3
 from collections.abc import Callable
+from itertools import islice
 from pathlib import Path
 from typing import NamedTuple
 
@@ -116,62 +117,80 @@ def _edges_follow_sources(graph: CodeGraph, edges) -> bool:
     return all(e.file == nodes[e.source].get("file") for e in edges)
 
 
+class NodeRows(NamedTuple):
+    """What the `nodes` and `node_text` tables get, made from the graph alone (`node_rows`)."""
+
+    rows: list  # `nodes` rows in graph order, community column empty: of all nodes or of the first ones
+    text_rows: list  # `node_text` rows of the same nodes
+    degree_p99: int
+
+
+def node_rows(graph: CodeGraph, share: float = 1.0) -> NodeRows:
+    """The node rows of `write_index`, of the first `share` of the nodes (`write_index` makes the rest).
+
+    The build makes some or all of them in its own process and hands them to the index writer it forked
+    (`write_index(node_rows_made=...)`, `outputs.rows_share`): that writer was the last output to finish, by
+    ~0.25 s on Django, and these rows are ~0.2 CPU-s of Python work that a second thread of the writer cannot
+    overlap with SQLite's (each inserted row takes the GIL back)."""
+    degrees = _degrees(graph)
+    stop = len(graph.nodes) if share >= 1 else int(len(graph.nodes) * share)
+    rows, text_rows = _node_rows(graph, degrees, 0, stop)
+    return NodeRows(rows, text_rows, _p99(sorted(degrees.values())))
+
+
 def write_index(
     graph: CodeGraph,
     graph_path: Path,
     target: Path | None = None,
     *,
     communities_ready: Callable[[], bool] | None = None,
+    node_rows_made: Callable[[], NodeRows | None] | None = None,
 ) -> Path:
     """(Re)build the index for `graph` (already loaded from `graph_path`); returns the index path.
 
-    SQLite inserts the edges on a second thread (it lets go of the GIL while it works) while this one prepares
-    the node rows and their search words; then the nodes go in.
+    The edges go in first, then the nodes with their search words.
 
     `communities_ready`: for a writer started before graph.json and communities.json are on disk (the build
     forks it as soon as the graph is in memory). It is called once everything that does not depend on those
     files is done, blocks until they are written, and returns False if they never will be (nothing is written).
+    `node_rows_made`, called after that: the `node_rows` of this graph made by whoever wrote those files, or
+    None (then they are made here).
     """
     target = target or index_path_for(graph_path)
     with atomic_path(target) as tmp:
-        db = sqlite3.connect(tmp, check_same_thread=False)
+        db = sqlite3.connect(tmp)
         db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + SCHEMA)
         rid_of = {node_id: rid for rid, node_id in enumerate(graph.nodes, start=1)}
         edges = graph.edges
         file_of = {node_id: node.get("file") for node_id, node in graph.nodes.items()}
-        follow = [True]
-
-        def insert_edges() -> None:
-            # an edge's file is stored only when it is not its source node's file ('' for none)
-            rows = [
-                (
-                    rid_of[e.source],
-                    rid_of[e.target],
-                    e.relation,
-                    e.confidence,
-                    None if e.file == file_of[e.source] else (e.file or ""),
-                    e.line,
-                    e.score,
-                    e.reason,
-                )
-                for e in edges
-            ]
-            follow[0] = all(row[4] is None for row in rows)
-            db.executemany("INSERT INTO edges VALUES (?,?,?,?,?,?,?,?)", rows)
-            # indexes after the bulk insert: one sort each instead of a b-tree update per row
-            db.execute("CREATE INDEX edges_source ON edges(source)")
-            db.execute("CREATE INDEX edges_target ON edges(target)")
-
-        import concurrent.futures  # here, not at the top: a query process never writes and skips its imports
-
-        with concurrent.futures.ThreadPoolExecutor(1) as pool:
-            edges_done = pool.submit(insert_edges)
-            degrees = _degrees(graph)
-            rows, text_rows = _node_rows(graph, degrees)
-            edges_done.result()
-        db.executemany("INSERT INTO node_text(rowid, name, path, doc) VALUES (?,?,?,?)", text_rows)
+        # an edge's file is stored only when it is not its source node's file ('' for none)
+        edge_rows = [
+            (
+                rid_of[e.source],
+                rid_of[e.target],
+                e.relation,
+                e.confidence,
+                None if e.file == file_of[e.source] else (e.file or ""),
+                e.line,
+                e.score,
+                e.reason,
+            )
+            for e in edges
+        ]
+        follow = all(row[4] is None for row in edge_rows)
+        db.executemany("INSERT INTO edges VALUES (?,?,?,?,?,?,?,?)", edge_rows)
+        del edge_rows
+        # indexes after the bulk insert: one sort each instead of a b-tree update per row
+        db.execute("CREATE INDEX edges_source ON edges(source)")
+        db.execute("CREATE INDEX edges_target ON edges(target)")
         if communities_ready is not None and not communities_ready():
             raise IndexAbandoned("graph.json or communities.json was not written")
+        made = (node_rows_made() if node_rows_made is not None else None) or node_rows(graph)
+        rows, text_rows = made.rows, made.text_rows
+        if len(rows) < len(graph.nodes):  # the rows of the nodes after those made elsewhere
+            more, more_text = _node_rows(graph, _degrees(graph), len(rows))
+            rows, text_rows = rows + more, text_rows + more_text
+        db.executemany("INSERT INTO node_text(rowid, name, path, doc) VALUES (?,?,?,?)", text_rows)
         communities = _read_communities(graph_path) or []
         if communities:
             member_of = _membership(communities)
@@ -180,14 +199,14 @@ def write_index(
         db.executescript(INDEXES)
         _store_communities(db, communities)
         meta = {
-            "degree_p99": str(_p99(sorted(degrees.values()))),
+            "degree_p99": str(made.degree_p99),
             "stamp": graph_stamp(graph_path),
             "communities": communities_stamp(graph_path),
             "communities_digest": _communities_digest(graph_path),
             "graph": json.dumps(graph.meta),
             "nodes": str(len(rows)),
             "edges": str(len(edges)),
-            "edges_follow_sources": "1" if follow[0] else "0",
+            "edges_follow_sources": "1" if follow else "0",
         }
         db.executemany("INSERT INTO meta VALUES (?,?)", meta.items())
         db.commit()
@@ -195,16 +214,17 @@ def write_index(
     return target
 
 
-def _node_rows(graph: CodeGraph, degrees: dict[str, int]) -> tuple[list, list]:
-    """`_node_row` for every node, in graph order (rid 1, 2, ...), with the per-node work kept inline; the
-    community column is left empty (communities.json may not exist yet)."""
+def _node_rows(graph: CodeGraph, degrees: dict[str, int], start: int = 0, stop: int | None = None) -> tuple[list, list]:
+    """`_node_row` for every node from position `start` to `stop` (all by default), in graph order (rid start + 1,
+    ...), with the per-node work kept inline; the community column is left empty (communities.json may not exist
+    yet)."""
     rows = []
     text_rows = []
     core = CORE_FIELDS
     dumps = orjson.dumps
     words = split_words
     path_text: dict[str | None, str] = {}  # nodes of one file share its path words
-    for rid, (node_id, node) in enumerate(graph.nodes.items(), start=1):
+    for rid, (node_id, node) in enumerate(islice(graph.nodes.items(), start, stop), start=start + 1):
         extra = {k: v for k, v in node.items() if k not in core}
         name = str(node.get("name") or node_id)
         line = node.get("line")

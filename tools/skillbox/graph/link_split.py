@@ -1,11 +1,15 @@
 """Resolution and block rendering shared between this process and a forked child, on the machine's two cores.
 
 A cold build resolves every file's references after extraction, and nothing else can run meanwhile: on Django it
-was ~2 s of one core with the other idle. The tables every file resolves against (nodes, imports, bases) are built
-once, here; then the files left to resolve are cut in two by their number of references, a forked child resolves
-and renders the second part (it sees the tables without copying them) and sends its blocks back through an
-unlinked temporary file, while this process does the first part. Only when a core is free (`core_free`): on a
-loaded machine the split only adds CPU.
+was ~2 s of one core with the other idle. The files left to resolve are cut in two by their number of references;
+a forked child builds the tables every file resolves against (nodes, imports, bases) and resolves and renders the
+second part, and sends its blocks back through an unlinked temporary file, while this process builds the same
+tables and does the first part. Only when a core is free (`core_free`): on a loaded machine the split only adds CPU.
+
+The child is forked before the tables exist, not after: building them takes as long in both processes at once
+as in one, and tables of its own spare the child the copy-on-write faults of every table page it would otherwise
+touch (on Django its part of the references took 0.73-0.78 CPU-s against the parent's 0.55-0.65 for as many
+references when it inherited the tables, 0.55-0.61 with its own).
 
 A file's edges are meant to be a function of the tables and its own record, not of which files were resolved
 before it; the lazily filled memos could break that only where a cycle guard answers for a value still being
@@ -25,14 +29,13 @@ from skillbox.graph.graph_json import BlockParts, FileBlock, file_block
 from skillbox.graph.records import FileRecord
 from skillbox.graph.resolve import Resolver
 
-# Below this many references the split saves nothing: on svelte (~39k references) the parent's part took 0.41-0.49
-# CPU-s against 0.42-0.44 serial, since the tables (~0.14 s) come first either way and reading the child's blocks
-# back costs ~0.1 s; on Django (~265k) the parent's part is 1.8-2.0 against 2.3 serial (bench/README.md,
-# "graph build after extraction"). A fork with a big heap costs ~10 ms plus the copy-on-write faults both take.
+# Below this many references the split saves next to nothing: on svelte (~39k references) each process takes
+# 0.25-0.27 CPU-s against 0.29-0.31 serial, since both build the tables (~0.11 s), for ~0.2 s more CPU in all; on
+# Django (~265k) 1.17-1.28 each against ~1.55 serial (bench/README.md, "graph after extraction, session 10").
 SPLIT_MIN_REFS = 100_000
-# The share of the references the child takes (measured on Django: halves are about even, the parent's read-back
-# of the child's blocks ~0.1 s against the child's copy-on-write faults).
-CHILD_SHARE = 0.5
+# The share of the references the child takes: a little under half, for its writing of its blocks (~0.08 CPU-s
+# on Django) against the parent's read-back of them (~0.03 s).
+CHILD_SHARE = 0.47
 
 
 def resolve_blocks(
@@ -41,7 +44,6 @@ def resolve_blocks(
     """The resolver (its tables, externals and stats) and, per file not in `reuse`, its block and its number of
     unresolved references. `split=False` keeps all the work in this process."""
     resolver = Resolver(records, reuse)
-    resolver.prepare()
     paths = resolver.to_resolve()
     weights = [len(records[path].refs) + 1 for path in paths]
     total = sum(weights)
@@ -61,12 +63,14 @@ def resolve_blocks(
         except OSError:  # no writable temporary folder (full, read-only, sandboxed): resolve everything here
             mine, theirs = paths, []
     if not theirs:
+        resolver.prepare()
         resolver.resolve_files(mine)
         return resolver, _rendered(resolver, mine)
 
     with spool:
 
         def child() -> None:
+            resolver.prepare()
             resolver.resolve_files(theirs)
             out = {}
             for path, (block, unresolved) in _rendered(resolver, theirs).items():
@@ -78,6 +82,7 @@ def resolve_blocks(
         if pid is None:
             mine, theirs = paths, []
         try:
+            resolver.prepare()
             resolver.resolve_files(mine)
             done = _rendered(resolver, mine)
         except BaseException:  # this part failed (or was interrupted): the child's work is moot, reap it
@@ -87,7 +92,10 @@ def resolve_blocks(
         if pid is not None:
             if joined(pid):
                 spool.seek(0)
-                for path, (nodes_json, links_json, counts, edges, unresolved) in marshal.load(spool).items():
+                # One read, then `loads` from memory: `marshal.load` on a file reads each object through the file
+                # object's methods, ~9x slower here (Django: 0.27-0.29 against 0.03 CPU-s for the child's 35 MB).
+                handed_back = marshal.loads(spool.read())
+                for path, (nodes_json, links_json, counts, edges, unresolved) in handed_back.items():
                     nodes = sorted(resolver.file_nodes[path], key=_node_id)
                     done[path] = (FileBlock(nodes_json, links_json, counts, BlockParts(nodes, edges)), unresolved)
             else:  # the child failed: do its part here
