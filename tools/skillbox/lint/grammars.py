@@ -27,16 +27,25 @@ def _binding(package: str):
         import importlib
 
         return importlib.import_module(name)
+    from skillbox.lint.binding_stand_ins import stand_ins
     from skillbox.lint.regex_cache import stand_in_re
 
-    with stand_in_re():  # tree-sitter's binding takes `re.compile` at init, for `#match?` predicates
-        module = sub.loader.create_module(sub)
-        sys.modules[name] = module
-        try:
-            sub.loader.exec_module(module)
-        except BaseException:
-            del sys.modules[name]
-            raise
+    try:  # tree-sitter's binding takes `re.compile`, `collections.namedtuple` and `enum.IntEnum` at init
+        with stand_in_re(), stand_ins():
+            return _initialised(sub, name)
+    except AttributeError:  # it asked a stand-in for something else: initialise it with the real modules
+        return _initialised(sub, name)
+
+
+def _initialised(spec, name: str):
+    """The extension module of `spec`, created, registered under `name` and executed (unregistered on failure)."""
+    module = spec.loader.create_module(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
     return module
 
 
