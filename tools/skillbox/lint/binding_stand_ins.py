@@ -19,13 +19,9 @@ and tests/lint/test_binding_stand_ins.py holds them to the real types' behaviour
 
 from __future__ import annotations
 
-import sys
 from _collections import _tuplegetter
 
-
-class _StandInModule(type(sys)):
-    def __getattr__(self, name: str):
-        raise AttributeError(f"{self.__name__}.{name}: a stand-in while tree-sitter's binding initialises")
+from skillbox.lint.stand_in_modules import standing_in
 
 
 def namedtuple(typename, field_names, *, rename=False, defaults=None, module=None):
@@ -118,22 +114,6 @@ def IntEnum(value, names, *, module=None, qualname=None, type=None, start=1, bou
 builtins_type = type  # `type` is a parameter name of IntEnum's signature
 
 
-class stand_ins:  # a lower-case name: used like a function, `with stand_ins(): ...`
+def stand_ins():
     """`collections` and `enum` stand in (module docstring) until the block ends; each only when not imported."""
-
-    def __init__(self) -> None:
-        self.modules = []
-        for name, attributes in (("collections", {"namedtuple": namedtuple}), ("enum", {"IntEnum": IntEnum})):
-            if name not in sys.modules:
-                module = _StandInModule(name)
-                module.__dict__.update(attributes)
-                sys.modules[name] = module
-                self.modules.append(module)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc) -> None:
-        for module in self.modules:
-            if sys.modules.get(module.__name__) is module:
-                del sys.modules[module.__name__]
+    return standing_in({"collections": {"namedtuple": namedtuple}, "enum": {"IntEnum": IntEnum}})

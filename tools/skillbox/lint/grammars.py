@@ -66,18 +66,18 @@ tree_sitter = _binding("tree_sitter")  # Parser, Language, Node, Tree: the class
 _PARSERS: dict = {}  # one per grammar and process (a dict, not functools.cache: functools is not loaded here)
 
 
+def _parser(package: str):
+    parser = _PARSERS.get(package)
+    if parser is None:
+        parser = _PARSERS[package] = tree_sitter.Parser(tree_sitter.Language(_binding(package).language()))
+    return parser
+
+
 def html_parser():
     """The tree-sitter-html parser (one per process)."""
-    parser = _PARSERS.get("html")
-    if parser is None:
-        parser = _PARSERS["html"] = tree_sitter.Parser(tree_sitter.Language(_binding("tree_sitter_html").language()))
-    return parser
+    return _parser("tree_sitter_html")
 
 
 def js_parser():
     """The tree-sitter-javascript parser (one per process; loaded on the first inline script)."""
-    parser = _PARSERS.get("javascript")
-    if parser is None:
-        language = tree_sitter.Language(_binding("tree_sitter_javascript").language())
-        parser = _PARSERS["javascript"] = tree_sitter.Parser(language)
-    return parser
+    return _parser("tree_sitter_javascript")

@@ -132,11 +132,14 @@ _COMPILED: dict = {}
 
 
 def compiled(pattern: str | bytes, flags: int = 0, *, keep: bool = True):
-    """`re.compile(pattern, flags)`, once per process; `keep=False` for a pattern made from user text."""
+    """`re.compile(pattern, flags)`, once per process; `keep=False` for a pattern made from user text (left to
+    `re`'s own bounded cache, so a whole-corpus run does not keep one per name it met)."""
+    if not keep:
+        return regex_cache.compile(pattern, flags, keep=False)
     key = (pattern, flags)
     found = _COMPILED.get(key)
     if found is None:
-        found = _COMPILED[key] = regex_cache.compile(pattern, flags, keep=keep)
+        found = _COMPILED[key] = regex_cache.compile(pattern, flags)
     return found
 
 

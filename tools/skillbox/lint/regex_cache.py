@@ -90,13 +90,15 @@ _re = None  # the real `re` package, once this module needed it
 
 
 def _real_re():
-    """The `re` package, imported now if need be. While a stand-in (below) holds its name, the real `re` is
+    """The `re` package, imported now if need be. While a stand-in (`stand_in_re`) holds its name, the real `re` is
     imported beside it and the stand-in stays, so the rest of that library's import still compiles through this
     cache (and records its patterns on the first run, not the second); closing the stand-in registers it."""
     global _re
     if _re is None:
+        from skillbox.lint.stand_in_modules import StandInModule
+
         stand_in = sys.modules.get("re")
-        if type(stand_in) is _StandInModule:
+        if type(stand_in) is StandInModule:
             del sys.modules["re"]
             try:
                 import re
@@ -171,43 +173,15 @@ def escape(text: str) -> str:
     return text.translate(_SPECIAL)
 
 
-class _StandInModule(type(sys)):
-    """`re` as a library sees it while it imports: `compile`, `escape` and the flags from here; any other name
-    is the real `re`'s, imported when first asked (after the import that needed the stand-in)."""
-
-    def __getattr__(self, name: str):
-        if sys.modules.get("re") is self:  # asked during the import: not a library we know, so no stand-in
-            raise AttributeError(name)
-        return getattr(_real_re(), name)
-
-
-class stand_in_re:  # a lower-case name: used like a function, `with stand_in_re(): import ...`
+def stand_in_re():
     """While a library that only compiles patterns at import is imported (tinycss2's tokenizer and serializer,
     tree-sitter's binding, which keeps `re.compile` for `#match?` predicates), `re` in `sys.modules` is a stand-in
     whose `compile` is this cache's: a lint whose patterns are cached then never imports `re`, nor the enum and
-    functools modules it loads (~16 M instructions, a sixth of a per-project lint process). Nothing happens when
-    `re` is already imported. The library keeps the stand-in as its `re`; an attribute it lacks comes from the
-    real `re`. A library that asks for anything else during its import gets an AttributeError, which callers
-    treat as an unexpected layout (they then import without the stand-in)."""
+    functools modules it loads. Nothing happens when `re` is already imported. The library keeps the stand-in as
+    its `re`; an attribute it lacks comes from the real `re` afterwards. If the real `re` was imported meanwhile
+    (a cache miss), it takes the name back at the end."""
+    from skillbox.lint.stand_in_modules import standing_in
 
-    def __init__(self) -> None:
-        self.module = None
-        if "re" not in sys.modules:
-            module = _StandInModule("re")
-            module.compile = compile
-            module.escape = escape
-            module.IGNORECASE, module.MULTILINE, module.DOTALL = IGNORECASE, MULTILINE, DOTALL
-            self.module = sys.modules["re"] = module
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    def close(self) -> None:
-        if self.module is not None and sys.modules.get("re") is self.module:
-            if _re is not None:  # imported beside the stand-in: the one `re` of the process from now on
-                sys.modules["re"] = _re
-            else:
-                del sys.modules["re"]
+    attributes = {"compile": compile, "escape": escape, "IGNORECASE": IGNORECASE, "MULTILINE": MULTILINE}
+    attributes["DOTALL"] = DOTALL
+    return standing_in({"re": attributes}, real=_real_re, real_if_imported=lambda: _re)
