@@ -7,7 +7,9 @@ reader would also make (two skills owning the same words), which is what descrip
 
 Tokens: English words are lower-cased, stop words dropped and Snowball-stemmed ("citations" and "cite" stay apart,
 "citation" and "citations" meet). Chinese has no spaces, so each run of CJK characters becomes its overlapping
-character bigrams ("润色论文" -> 润色, 色论, 论文), the usual dictionary-free way to index Chinese.
+character bigrams ("润色论文" -> 润色, 色论, 论文), the usual dictionary-free way to index Chinese. A request word that
+no description has but that extends one of at least four letters counts as that word ("scrubber" -> scrub, "linter"
+-> lint, "staggered" is already "stagger"): a reader sees the word inside it; the stemmer only knows inflections.
 
 A description may end a sentence with "Not for ...": the kinds of request a reader would keep away from it (job
 applications for a manuscript-writing skill). Those words are not indexed as the skill's own, and a request that uses
@@ -39,6 +41,9 @@ B = 0.75
 # description. One shared word ("plugin", "review") is not evidence that a request is about a skill.
 MIN_SCORE = 3.0
 MIN_TERMS = 2
+# A request term no description has is read as the longest description term it starts with, if that one has at least
+# this many letters (English only; a CJK bigram has no inner word).
+MIN_STEM_PREFIX = 4
 # The per-skill evals/triggers.json were written next to the descriptions and name narrow API words (DrawSVG,
 # quickTo, accession numbers) that a description budgeted for Claude Code's skill listing cannot all carry. They
 # are development material: the bundle must keep at least this share right. The figure that counts is the
@@ -145,10 +150,20 @@ class TriggerIndex:
         df = Counter(term for tf in self._tf for term in tf)
         n = len(docs)
         self._idf = {term: math.log(1 + (n - f + 0.5) / (f + 0.5)) for term, f in df.items()}
+        # Longest first, so "scrubber" reads as "scrub" rather than a shorter term it also starts with.
+        self._prefixes = sorted(
+            (t for t in df if len(t) >= MIN_STEM_PREFIX and not re.match(rf"[{_CJK}]", t)), key=len, reverse=True
+        )
+
+    def _as_indexed(self, term: str) -> str:
+        """`term` itself if some description has it, else the longest description term it extends, else `term`."""
+        if term in self._idf or re.match(rf"[{_CJK}]", term):
+            return term
+        return next((t for t in self._prefixes if term.startswith(t)), term)
 
     def score(self, request: str) -> list[tuple[str, float, int]]:
         """(skill, BM25 score, distinct request terms matched) for every skill, best first; ties by name."""
-        query = tokenize(request)
+        query = [self._as_indexed(term) for term in tokenize(request)]
         scores = []
         for doc, tf, length in zip(self.docs, self._tf, self._len, strict=True):
             score, matched = 0.0, set()
