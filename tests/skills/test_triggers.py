@@ -63,6 +63,14 @@ def test_a_request_word_reads_as_the_description_word_it_extends():
     assert [matched for _, _, matched in index.score("fixture")] == [0, 0]
 
 
+def test_the_use_when_sentence_counts_twice():
+    own, _ = split_exclusions("x", "Formats tables. Use when asked for charts (图表).")
+    assert own.count("chart") == 2 and own.count("tabl") == 1
+    assert own.count("图表") == 2  # the Chinese gloss belongs to the sentence
+    own, _ = split_exclusions("x", "Formats graphs. Use when asked for charts. Not for pie charts.")
+    assert own.count("chart") == 2 and "pie" not in own
+
+
 def test_a_not_for_clause_keeps_its_kind_of_request_away_and_only_its_own_words():
     index = TriggerIndex(
         [

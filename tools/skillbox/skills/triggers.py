@@ -11,6 +11,9 @@ character bigrams ("润色论文" -> 润色, 色论, 论文), the usual dictiona
 no description has but that extends one of at least four letters counts as that word ("scrubber" -> scrub, "linter"
 -> lint, "staggered" is already "stagger"): a reader sees the word inside it; the stemmer only knows inflections.
 
+The "Use when ..." sentence (with its Chinese gloss) is the description's own statement of when to load the skill, the
+part a reader matches a request against first: its terms count twice (BM25F-style, one field weighted 2).
+
 A description may end a sentence with "Not for ...": the kinds of request a reader would keep away from it (job
 applications for a manuscript-writing skill). Those words are not indexed as the skill's own, and a request that uses
 one of them that the rest of the description does not ("customer" in "Not for customer reviews", not "review") is
@@ -54,6 +57,9 @@ _CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 # "Not for posters (海报)." up to the end of its sentence: a full stop followed by a space or the end, so a name
 # such as Next.js inside the clause does not cut it short.
 _NOT_FOR = re.compile(r"\bNot for\b.*?(?=\.(?:\s|$)|$)")
+# "Use when adding citations, checking a .bib (加引用、…)." up to the end of its sentence, as for "Not for".
+_USE_WHEN = re.compile(r"\bUse when\b.*?(?=\.(?:\s|$)|$)")
+USE_WHEN_WEIGHT = 2
 _TOKEN = re.compile(rf"[{_CJK}]+|[a-z0-9]+(?:'[a-z0-9]+)*")
 _STEMMER = snowballstemmer.stemmer("english")
 STOP_WORDS = frozenset(
@@ -124,7 +130,9 @@ def split_exclusions(name: str, description: str) -> tuple[list[str], frozenset[
 
 def _own_and_excluded(name: str, description: str) -> tuple[list[str], frozenset[tuple[str, str]]]:
     """(the terms a skill owns, (term, word) of each word only its "Not for ..." clauses name)."""
-    own = tokenize(f"{name.replace('-', ' ')} {_NOT_FOR.sub(' ', description)}")
+    text = _NOT_FOR.sub(" ", description)
+    own = tokenize(f"{name.replace('-', ' ')} {text}")
+    own += tokenize(" ".join(_USE_WHEN.findall(text))) * (USE_WHEN_WEIGHT - 1)
     owned = set(own)
     excluded = {
         pair
