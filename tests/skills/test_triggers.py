@@ -48,6 +48,29 @@ def test_index_prefers_the_description_that_owns_the_words():
     assert pick("paper") is None  # one shared word is not a match
 
 
+def test_a_request_word_reads_as_the_description_word_it_extends():
+    index = TriggerIndex(
+        [
+            SkillDoc("anim", "Stagger tweens on a timeline. Use when animating lists."),
+            SkillDoc("lint", "Lint and fix compositions. Use when checking a video project."),
+        ]
+    )
+    pick = functools.partial(index.pick, min_score=1.0)
+    # "staggerTo" and "linter" are in no description; a reader sees stagger and lint inside them
+    assert pick("staggerTo on my timeline does nothing") == "anim"
+    assert pick("run the linter on this video project") == "lint"
+    # only description words of four letters or more are read inside a longer one: "fix" is not in "fixture"
+    assert [matched for _, _, matched in index.score("fixture")] == [0, 0]
+
+
+def test_the_use_when_sentence_counts_twice():
+    own, _ = split_exclusions("x", "Formats tables. Use when asked for charts (图表).")
+    assert own.count("chart") == 2 and own.count("tabl") == 1
+    assert own.count("图表") == 2  # the Chinese gloss belongs to the sentence
+    own, _ = split_exclusions("x", "Formats graphs. Use when asked for charts. Not for pie charts.")
+    assert own.count("chart") == 2 and "pie" not in own
+
+
 def test_a_not_for_clause_keeps_its_kind_of_request_away_and_only_its_own_words():
     index = TriggerIndex(
         [

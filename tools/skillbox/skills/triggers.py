@@ -7,7 +7,12 @@ reader would also make (two skills owning the same words), which is what descrip
 
 Tokens: English words are lower-cased, stop words dropped and Snowball-stemmed ("citations" and "cite" stay apart,
 "citation" and "citations" meet). Chinese has no spaces, so each run of CJK characters becomes its overlapping
-character bigrams ("润色论文" -> 润色, 色论, 论文), the usual dictionary-free way to index Chinese.
+character bigrams ("润色论文" -> 润色, 色论, 论文), the usual dictionary-free way to index Chinese. A request word that
+no description has but that extends one of at least four letters counts as that word ("scrubber" -> scrub, "linter"
+-> lint, "staggered" is already "stagger"): a reader sees the word inside it; the stemmer only knows inflections.
+
+The "Use when ..." sentence (with its Chinese gloss) is the description's own statement of when to load the skill, the
+part a reader matches a request against first: its terms count twice (BM25F-style, one field weighted 2).
 
 A description may end a sentence with "Not for ...": the kinds of request a reader would keep away from it (job
 applications for a manuscript-writing skill). Those words are not indexed as the skill's own, and a request that uses
@@ -39,6 +44,9 @@ B = 0.75
 # description. One shared word ("plugin", "review") is not evidence that a request is about a skill.
 MIN_SCORE = 3.0
 MIN_TERMS = 2
+# A request term no description has is read as the longest description term it starts with, if that one has at least
+# this many letters (English only; a CJK bigram has no inner word).
+MIN_STEM_PREFIX = 4
 # The per-skill evals/triggers.json were written next to the descriptions and name narrow API words (DrawSVG,
 # quickTo, accession numbers) that a description budgeted for Claude Code's skill listing cannot all carry. They
 # are development material: the bundle must keep at least this share right. The figure that counts is the
@@ -49,6 +57,9 @@ _CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 # "Not for posters (海报)." up to the end of its sentence: a full stop followed by a space or the end, so a name
 # such as Next.js inside the clause does not cut it short.
 _NOT_FOR = re.compile(r"\bNot for\b.*?(?=\.(?:\s|$)|$)")
+# "Use when adding citations, checking a .bib (加引用、…)." up to the end of its sentence, as for "Not for".
+_USE_WHEN = re.compile(r"\bUse when\b.*?(?=\.(?:\s|$)|$)")
+USE_WHEN_WEIGHT = 2
 _TOKEN = re.compile(rf"[{_CJK}]+|[a-z0-9]+(?:'[a-z0-9]+)*")
 _STEMMER = snowballstemmer.stemmer("english")
 STOP_WORDS = frozenset(
@@ -119,7 +130,9 @@ def split_exclusions(name: str, description: str) -> tuple[list[str], frozenset[
 
 def _own_and_excluded(name: str, description: str) -> tuple[list[str], frozenset[tuple[str, str]]]:
     """(the terms a skill owns, (term, word) of each word only its "Not for ..." clauses name)."""
-    own = tokenize(f"{name.replace('-', ' ')} {_NOT_FOR.sub(' ', description)}")
+    text = _NOT_FOR.sub(" ", description)
+    own = tokenize(f"{name.replace('-', ' ')} {text}")
+    own += tokenize(" ".join(_USE_WHEN.findall(text))) * (USE_WHEN_WEIGHT - 1)
     owned = set(own)
     excluded = {
         pair
@@ -145,10 +158,20 @@ class TriggerIndex:
         df = Counter(term for tf in self._tf for term in tf)
         n = len(docs)
         self._idf = {term: math.log(1 + (n - f + 0.5) / (f + 0.5)) for term, f in df.items()}
+        # Longest first, so "scrubber" reads as "scrub" rather than a shorter term it also starts with.
+        self._prefixes = sorted(
+            (t for t in df if len(t) >= MIN_STEM_PREFIX and not re.match(rf"[{_CJK}]", t)), key=len, reverse=True
+        )
+
+    def _as_indexed(self, term: str) -> str:
+        """`term` itself if some description has it, else the longest description term it extends, else `term`."""
+        if term in self._idf or re.match(rf"[{_CJK}]", term):
+            return term
+        return next((t for t in self._prefixes if term.startswith(t)), term)
 
     def score(self, request: str) -> list[tuple[str, float, int]]:
         """(skill, BM25 score, distinct request terms matched) for every skill, best first; ties by name."""
-        query = tokenize(request)
+        query = [self._as_indexed(term) for term in tokenize(request)]
         scores = []
         for doc, tf, length in zip(self.docs, self._tf, self._len, strict=True):
             score, matched = 0.0, set()
