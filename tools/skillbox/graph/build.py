@@ -606,9 +606,7 @@ def write(plan: Plan, extracted: Extracted, linked: Linked, summary: dict, secon
     return graph
 
 
-def _write_graph(
-    plan: Plan, extracted: Extracted, linked: Linked, order: list[str], seconds: dict, report: Progress
-):
+def _write_graph(plan: Plan, extracted: Extracted, linked: Linked, order: list[str], seconds: dict, report: Progress):
     """graph.json and what people and agents read beside it: communities.json, GRAPH_REPORT.md, graph.html and
     the query index, made from the graph in memory (the nodes and links just serialised; reused blocks parsed
     back). The graph is assembled before graph.json is written so a cold build's index writer can start right
@@ -628,9 +626,11 @@ def _write_graph(
             for rel in [*order, EXTERNALS]
         )
         graph = from_blocks(parts, {"schema": graph_json.SCHEMA}, graph_path)
-        fresh.clear()
     use = writer_for_build(graph, graph_path, plan.root, changed=index_changes)
     use.start_early()
+    # The blocks' edge tuples (the graph holds its own edges) are freed once the index writer is forked, not
+    # before: on Django 154k tuples, ~0.02 s that would delay the writer's start.
+    fresh.clear()
     try:
         with _timed(seconds, "write"):
             node_spans, link_spans = graph_json.write_chunks(
