@@ -53,6 +53,7 @@ def test_end_process_skips_the_shutdown_only_when_the_command_said_so():
 def test_build_result_holds_the_build_values(tmp_path):
     result = build_graph(FIXTURE, tmp_path / "out", force=True)
     plan, extracted, linked, graph = result.held
+    assert plan.root == FIXTURE.resolve()
     assert extracted.records and linked.resolver is not None and len(graph.nodes) == result.summary["nodes"]
     again = build_graph(FIXTURE, tmp_path / "out")  # up to date: nothing assembled
     assert again.up_to_date and again.held[-1] is None
