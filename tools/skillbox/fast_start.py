@@ -32,17 +32,7 @@ try:
 except SystemExit as stop:
     # A twin that printed everything and holds nothing to close (`fast_path.nothing_left_to_finalize`) ends
     # here without the interpreter's shutdown; anything else (atexit handlers, other exit values) exits as usual.
-    import atexit
-
     fast_path = sys.modules.get("skillbox.cli.fast_path")
-    code = stop.code
-    if fast_path is None or not fast_path.finished or atexit._ncallbacks() or type(code) not in (int, type(None)):
-        raise
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except OSError:
-        raise stop from None
-    import os
-
-    os._exit(code or 0)
+    if fast_path is not None:
+        fast_path.end_process(stop)
+    raise

@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 import time
 
-from skillbox.cli.fast_path import debugging
+from skillbox.cli.fast_path import debugging, nothing_left_to_finalize
 from skillbox.cli.option_table import Argument, Option, OptionTable, parse_plain, run_twin
 
 MAX_JOBS = 1024
@@ -96,6 +96,9 @@ def run_build(path: str, out_dir, force: bool, max_bytes, jobs, as_json: bool) -
         seconds = result.summary.get("seconds", {})
         stages = ", ".join(f"{k} {v:.2f}s" for k, v in seconds.items() if k != "total")
         sys.stderr.write(f"stages: {stages}\n")
+    # Nothing is left open (files renamed into place, the index's connection closed, every child reaped): the
+    # process may end without freeing the build's values (`BuildResult.held`) or tearing the interpreter down.
+    nothing_left_to_finalize(result)
     if as_json:
         return json.dumps(result.summary, indent=2, sort_keys=True)
     return summary_line(result.summary)
