@@ -67,6 +67,31 @@ def test_every_file_once_in_batch_order_by_both_processes(project, monkeypatch, 
     assert reports[-1] == (len(out), len(out))
 
 
+def test_the_parents_own_results_are_handed_over_before_it_waits_for_the_child(project, monkeypatch, tmp_path):
+    """`own_done` gets exactly the batches this process extracted, while the child may still run (the build
+    unseals them then); the returned results are the same objects, in batch order."""
+    root, batches = _tree(project)
+    _slow_parent_first_batch(monkeypatch, tmp_path)
+    real_joined = shared_extract.joined
+    events, handed = [], {}
+
+    def own_done(done):
+        events.append("own done")
+        handed.update(done)
+
+    def joined(pid):
+        events.append("join")
+        return real_joined(pid)
+
+    monkeypatch.setattr(shared_extract, "joined", joined)
+    out = shared_extract.extract_shared(root, frozenset(), batches, 2, lambda *a: None, own_done=own_done)
+    assert out == _expected(root, batches)
+    assert events == ["own done", "join"]
+    assert 0 < len(handed) < len(batches)  # the slowed parent took some batches, the child the others
+    in_out = {id(blob) for _rel, _key, blob in out}
+    assert all(id(blob) in in_out for results in handed.values() for _rel, _key, blob in results)
+
+
 def test_a_failed_child_leaves_its_batches_to_the_parent(project, monkeypatch, tmp_path):
     root, batches = _tree(project)
     workers = _slow_parent_first_batch(monkeypatch, tmp_path, fail_in_child=True)

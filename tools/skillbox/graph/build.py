@@ -334,12 +334,31 @@ def extract(plan: Plan, jobs: int | None, seconds: dict, report: Progress) -> Ex
         results: dict[str, _Taken] = {}
         counts = Counter()
 
+        early: dict[int, tuple] = {}  # id of a fresh entry still held in the results -> its (record, reason)
+
+        def take_early(done: dict[int, list]) -> None:
+            """This process's own fresh entries, unsealed while the other extracting processes finish their last
+            batches (`extract_shared`'s `own_done`): ~half of the unsealing that used to follow them, serially
+            (~0.05 s on Django). `take` then finds them here, in the usual order."""
+            for batch in done.values():
+                for _rel, _key, blob in batch:
+                    if blob is not None:
+                        try:
+                            plain, reason = unseal(blob, verify=False)
+                            early[id(blob)] = (from_plain(plain), reason)
+                        except Exception:  # left to `take`, which counts it as corrupt
+                            continue
+
         def take(rel: str, key: str, blob: bytes | None, fresh: bool = False) -> bool:
             if blob is None:
                 return False
             try:
-                plain, reason = unseal(blob, verify=not fresh)
-                record = from_plain(plain)
+                done = early.pop(id(blob), None) if fresh else None
+                if done is not None:
+                    record, reason = done
+                else:
+                    plain, reason = unseal(blob, verify=not fresh)
+                    record = from_plain(plain)
             except Exception:
                 counts["corrupt"] += 1
                 pack.pop(key, None)  # never offered again: the file is re-extracted
@@ -360,7 +379,7 @@ def extract(plan: Plan, jobs: int | None, seconds: dict, report: Progress) -> Ex
         languages = {rel: lang for rel, lang, _size, _mtime in files}
         sizes = {rel: size for rel, _lang, size, _mtime in files}
         retry = []
-        for rel, key, blob in _extract(plan.root, frozenset(pack), todo, jobs, report, sizes):
+        for rel, key, blob in _extract(plan.root, frozenset(pack), todo, jobs, report, sizes, take_early):
             if key is None:
                 results[rel] = UNREADABLE
             elif blob is None:  # content already cached under this key
@@ -673,7 +692,11 @@ def _refresh_use_outputs(graph_path: Path, root: Path, seconds: dict[str, float]
 
 
 # -- extraction in a process pool ------------------------------------------------------------------------------
-def _extract(root: Path, known: frozenset[str], todo, jobs: int | None, report: Progress, sizes: dict[str, int]):
+def _extract(
+    root: Path, known: frozenset[str], todo, jobs: int | None, report: Progress, sizes: dict[str, int], own_done=None
+):
+    """[(rel, key, sealed entry or None)] for `todo`, in its order when extracted here, in batch order when
+    shared; `own_done`: see `extract_shared` (only called when the work is shared with forked children)."""
     from skillbox.graph.worker import extract_batch
 
     if not todo:
@@ -694,7 +717,9 @@ def _extract(root: Path, known: frozenset[str], todo, jobs: int | None, report: 
         # extract (TypeScript's query alone takes ~0.1 s to compile, which every process would wait for).
         met = Counter(batch[0][1] for batch in batches)
         warm({lang for lang, count in met.items() if count > 1})
-        shared = extract_shared(str(root), known, batches, workers, report, meanwhile=_import_what_comes_next)
+        shared = extract_shared(
+            str(root), known, batches, workers, report, meanwhile=_import_what_comes_next, own_done=own_done
+        )
         if shared is not None:
             return shared
     out = []

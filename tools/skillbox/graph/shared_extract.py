@@ -28,13 +28,17 @@ from skillbox.graph.worker import extract_batch
 TOKEN = struct.Struct("<I")
 
 
-def extract_shared(root: str, known, batches: list[list[tuple[str, str]]], jobs: int, report, meanwhile=None):
+def extract_shared(
+    root: str, known, batches: list[list[tuple[str, str]]], jobs: int, report, meanwhile=None, own_done=None
+):
     """[(rel, key, sealed entry or None)] in the order of `batches`, or None when no child can be forked (no
     fork, `SKILLBOX_NO_FORK`, other threads, more batches than the pipe holds): then the caller uses a pool.
 
     `meanwhile()` is other work of this process (imports for the next stages): it runs right after the fork,
     while the children take the first batches, so that it is never left for the end, when the other cores
-    may have nothing to do."""
+    may have nothing to do. `own_done({batch index: results})` gets this process's own results as soon as the
+    pipe is empty, before it waits for the children: they are still on their last batches, so what the caller
+    does with them then (unsealing) is not left for the serial end."""
     if jobs < 2 or len(batches) < 2:
         return None
     tokens = b"".join(TOKEN.pack(i) for i in range(len(batches)))
@@ -66,6 +70,8 @@ def extract_shared(root: str, known, batches: list[list[tuple[str, str]]], jobs:
             if meanwhile is not None:
                 meanwhile()
             by_batch = _take_batches(root, known, batches, read_end, report)
+            if own_done is not None:
+                own_done(by_batch)
         except BaseException:
             for pid, _handback in children:  # no child outlives a failed build, none is left a zombie
                 stopped(pid)
