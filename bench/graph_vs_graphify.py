@@ -33,6 +33,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -206,9 +207,19 @@ def main() -> None:
     home = cache / "home"
     home.mkdir(parents=True, exist_ok=True)
     base_env = {k: v for k, v in os.environ.items() if k not in SECRETS}
+    # This run's own folder for the code snapshot and the corpus copies: two runs sharing a cache (two checkouts
+    # compared in turn, or at once by two sessions) must not replace each other's code or corpus mid-run.
+    (cache / "runs").mkdir(parents=True, exist_ok=True)
+    run_dir = Path(tempfile.mkdtemp(prefix="run-", dir=cache / "runs"))
+    try:
+        _run(args, cache, run_dir, peer, base_env, home)
+    finally:
+        shutil.rmtree(run_dir, ignore_errors=True)
+
+
+def _run(args, cache: Path, run_dir: Path, peer: Path | None, base_env: dict, home: Path) -> None:
     # A snapshot of the code under test: edits to the working tree during a long run do not mix versions.
-    snapshot = cache / "bench-tools"
-    shutil.rmtree(snapshot, ignore_errors=True)
+    snapshot = run_dir / "tools"
     shutil.copytree(REPO / "tools", snapshot, ignore=shutil.ignore_patterns("__pycache__"))
     # Byte-compiled like an installed package: the first cold build must not pay for compiling our modules.
     sh([sys.executable, "-m", "compileall", "-q", str(snapshot)])
@@ -219,7 +230,7 @@ def main() -> None:
     for name in args.corpora.split(","):
         git_dirs = {"flask": args.flask_git, "vite": args.vite_git, "svelte": args.svelte_git}
         source = ensure_corpus(name, cache, git_dirs)
-        results[name] = bench_corpus(name, source, cache, peer, ours_env, peer_env, args.cold_runs)
+        results[name] = bench_corpus(name, source, run_dir, peer, ours_env, peer_env, args.cold_runs)
         print_table({name: results[name]})
     print()
     print_table(results)
@@ -228,9 +239,9 @@ def main() -> None:
 
 
 def bench_corpus(
-    name: str, source: Path, cache: Path, peer: Path | None, ours_env: dict, peer_env: dict, cold_runs: int = 1
+    name: str, source: Path, run_dir: Path, peer: Path | None, ours_env: dict, peer_env: dict, cold_runs: int = 1
 ) -> dict:
-    work = cache / "work" / name
+    work = run_dir / "work" / name
     shutil.rmtree(work, ignore_errors=True)
     shutil.copytree(source, work, symlinks=True)
     edit_path = work / EDIT[name]
