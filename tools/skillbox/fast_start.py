@@ -25,14 +25,6 @@ sys.prefix = sys.exec_prefix = sys.argv[1]
 sys.path.append(sys.argv[2])
 del sys.argv[1:3]
 
-from skillbox.cli import main  # noqa: E402
+from skillbox.cli import run  # noqa: E402
 
-try:
-    main()
-except SystemExit as stop:
-    # A twin that printed everything and holds nothing to close (`fast_path.nothing_left_to_finalize`) ends
-    # here without the interpreter's shutdown; anything else (atexit handlers, other exit values) exits as usual.
-    fast_path = sys.modules.get("skillbox.cli.fast_path")
-    if fast_path is not None:
-        fast_path.end_process(stop)
-    raise
+run()

@@ -33,6 +33,22 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(1)
 
 
+def run() -> None:
+    """Run the CLI as the whole of a process (`python -m skillbox`, the launcher's `fast_start.py`).
+
+    A command whose click-free twin printed everything and holds nothing to close
+    (`fast_path.nothing_left_to_finalize`) ends here without the interpreter's shutdown (`fast_path.end_process`);
+    anything else (atexit handlers, other exit values) exits as usual. `fast_path` is looked up, not imported: a
+    command that never loaded it has nothing to end early."""
+    try:
+        main()
+    except SystemExit as stop:
+        fast_path = sys.modules.get("skillbox.cli.fast_path")
+        if fast_path is not None:
+            fast_path.end_process(stop)
+        raise
+
+
 def _working_folder_exists() -> bool:
     import os
 
