@@ -9,6 +9,7 @@ a temporary name in the same folder and renamed into place: a crash or Ctrl-C le
 from __future__ import annotations
 
 from collections import Counter
+from operator import itemgetter
 from pathlib import Path
 from typing import NamedTuple
 
@@ -17,18 +18,28 @@ import orjson
 from skillbox.atomic import atomic_open
 
 SCHEMA = "skillbox.graph/1"
+_node_id = itemgetter("id")
 
 
 def _links(unique: list[tuple]) -> list[dict]:
     links = []
-    previous = None
+    append = links.append
+    previous_source = previous_target = None
     key = 0
     for source, target, relation, line, confidence, context, file, score, reason in unique:
-        pair = (source, target)
-        key = key + 1 if pair == previous else 0
-        previous = pair
-        link = {"source": source, "target": target, "key": key, "relation": relation, "confidence": confidence}
-        link["score"] = score
+        if target == previous_target and source == previous_source:  # a parallel edge: the next key
+            key += 1
+        else:
+            key = 0
+            previous_source, previous_target = source, target
+        link = {
+            "source": source,
+            "target": target,
+            "key": key,
+            "relation": relation,
+            "confidence": confidence,
+            "score": score,
+        }
         if file:
             link["file"] = file
         if line:
@@ -37,7 +48,7 @@ def _links(unique: list[tuple]) -> list[dict]:
             link["context"] = context
         if reason:  # why a guess (INFERRED) or candidate (AMBIGUOUS) was drawn
             link["reason"] = reason
-        links.append(link)
+        append(link)
     return links
 
 
@@ -74,13 +85,13 @@ def file_block(nodes: list[dict], edges: list[tuple]) -> FileBlock:
     therefore be reused byte for byte when its file and everything it resolves against are unchanged.
     """
     dumps = orjson.dumps
-    nodes = sorted(nodes, key=lambda n: n["id"])
+    nodes = sorted(nodes, key=_node_id)
     unique = sorted(set(edges))
     links = _links(unique)
     counts = (
         _counted([n["kind"] for n in nodes]),
-        _counted([link["relation"] for link in links]),
-        _counted([link["confidence"] for link in links]),
+        _counted([edge[2] for edge in unique]),  # each link's relation and confidence, read off its edge tuple
+        _counted([edge[4] for edge in unique]),
     )
     return FileBlock(b",\n".join(map(dumps, nodes)), b",\n".join(map(dumps, links)), counts, BlockParts(nodes, unique))
 

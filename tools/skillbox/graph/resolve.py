@@ -73,6 +73,15 @@ HELD_CALL = re.compile(r"^\w+\s*\[(.+)\]$", re.S)  # `d["k"]` in `d["k"]()`
 # Targets: ("def", path, index) | ("module", path) | ("external", node_id) | None
 _EMPTY: dict = {}  # the default of the tables' nested lookups (never written to): no new dict per miss
 BASE_RELATIONS = frozenset({"inherit", "implement"})
+# `_add_refs`: the kinds of reference the second pass never resolves (value-flow facts, except the arguments a
+# builtin calls, and the bases the first pass drew), what of a kind decides its answer besides the names (the
+# first field of its memo key), and the memo's mark for a reference with no answer at all.
+_SKIPPED_KINDS = (FLOW_RELATIONS - ARG_RELATIONS) | BASE_RELATIONS
+_NO_KINDS: frozenset = frozenset()
+_SPECIAL = {"callitem": "callitem", "callresult": "callresult", "inherit": True, "implement": True, "decorator": True}
+_UNRESOLVED: list = []
+# `_call_sites`: what a reference is to the index of call sites (arguments and decorators, name aliases, parameters).
+_SITE_ROLE = {**dict.fromkeys(ARG_RELATIONS, "arg"), "decorator": "arg", "alias": "alias", "param": "param"}
 # How deep the recursive lookups go: re-exports followed (`depth < ATTR_DEPTH`), bases linearised, and the value
 # flow (expressions, returns, parameters) evaluated (`depth <= FLOW_DEPTH`).
 ATTR_DEPTH, MRO_DEPTH, FLOW_DEPTH = 20, 20, 12
@@ -124,6 +133,8 @@ class Resolver:
         self._passed_memo = Memo(frames, self._flow_chain, guard=[])
         self._decorated_memo = Memo(frames, Chain(0))
         self._sites: dict[str, list[tuple]] | None = None
+        self._lookups: dict[tuple, tuple | None] = {}
+        self._hooks: dict[str, object] = {}
 
     # ---- assembly --------------------------------------------------------------------------------------------
 
@@ -194,49 +205,56 @@ class Resolver:
         ids: list[str] = [f"{path}::{d.qualname}" for d in rec.defs]
         if spec is not None and spec.callback_scopes:
             self._scope_ids(path, rec, ids)
+        defs = rec.defs
+        kinds = [d.kind for d in defs]
         children: dict[int, dict[str, int]] = defaultdict(dict)
         by_id: dict[str, list[int]] = {}
         for index, node_id in enumerate(ids):
-            if rec.defs[index].kind != "scope":
+            if kinds[index] != "scope":
                 by_id.setdefault(node_id, []).append(index)
-        # Type definitions before `impl`/extension blocks of the same name: the type is the node.
-        order = sorted(range(len(rec.defs)), key=lambda i: rec.defs[i].kind == "impl")
+        # Type definitions before `impl`/extension blocks of the same name: the type is the node. (A stable sort
+        # on "is an impl" keeps the order of a file without any.)
+        order = sorted(range(len(defs)), key=lambda i: kinds[i] == "impl") if "impl" in kinds else range(len(defs))
+        edges = self.file_edges[path] if emit else None
+        top_names, mention_names, method_names = self.top_names, self.mention_names, self.method_names
+        same_id = self.same_id
         for index in order:
-            d = rec.defs[index]
-            if d.kind == "scope":
+            d_kind, _qualname, name, line, end_line, parent, doc, notes = defs[index]
+            if d_kind == "scope":
                 continue  # a callback body: a scope of names, no node
             node_id = ids[index]
-            siblings = children[d.parent]
-            if d.kind == "objmethod":
+            siblings = children[parent]
+            if d_kind == "objmethod":
                 pass  # `{ test() {} }`: reached through its object, never by its bare name
-            elif d.name not in siblings or rec.defs[siblings[d.name]].kind == "impl":
-                siblings[d.name] = index
-            if len(by_id[node_id]) > 1:
-                self.same_id[(path, index)] = by_id[node_id]
+            elif name not in siblings or kinds[siblings[name]] == "impl":
+                siblings[name] = index
+            same = by_id[node_id]
+            if len(same) > 1:
+                same_id[(path, index)] = same
             if node_id in made:
                 continue  # a redefinition (property setter, conditional def, impl block): the first is the node
             made.add(node_id)
-            kind = NODE_KIND.get(d.kind, d.kind)
+            kind = NODE_KIND.get(d_kind, d_kind)
             if emit:
-                node = {"id": node_id, "kind": kind, "name": d.name, "file": path, "line": d.line}
-                node["end_line"] = d.end_line
-                if d.doc:
-                    node["doc"] = d.doc
-                if d.notes:
-                    node["notes"] = list(d.notes)
+                node = {"id": node_id, "kind": kind, "name": name, "file": path, "line": line, "end_line": end_line}
+                if doc:
+                    node["doc"] = doc
+                if notes:
+                    node["notes"] = list(notes)
                 out_nodes.append(node)
-                parent_id = ids[d.parent] if d.parent >= 0 else path
-                self.file_edges[path].append((parent_id, node_id, "contains", d.line, EXTRACTED, "", path, 1.0, ""))
-            if d.parent < 0 and kind in CALLABLE_KINDS:
-                self.top_names[(group, d.name)].append((path, index))
-                self.mention_names[d.name].append((path, index))
+                parent_id = ids[parent] if parent >= 0 else path
+                edges.append((parent_id, node_id, "contains", line, EXTRACTED, "", path, 1.0, ""))
+            if parent < 0 and kind in CALLABLE_KINDS:
+                top_names[(group, name)].append((path, index))
+                mention_names[name].append((path, index))
             elif kind == "method":
-                self.method_names[(group, d.name)].append((path, index))
+                method_names[(group, name)].append((path, index))
         self.ids[path] = ids
         self.children[path] = children
-        for d_index, d in enumerate(rec.defs):
+        qualnames = self.qualnames
+        for d_index, d in enumerate(defs):
             if d.parent >= 0 and d.kind != "scope":
-                self.qualnames[d.qualname].append((path, d_index))
+                qualnames[d.qualname].append((path, d_index))
         if rec.headings:
             self._add_headings(path, rec)
 
@@ -355,7 +373,7 @@ class Resolver:
             return
         lang = rec.lang
         spec = self.specs.get(lang)
-        hook = spec.hook() if spec else None
+        hook = self._hook(spec)
         bind = getattr(hook, "bind_import", None) if hook else None
         seen: set[tuple[str, int]] = set()
 
@@ -374,6 +392,16 @@ class Resolver:
             else:
                 self._generic_import(path, lang, imp, bindings[imp.scope], edge)
 
+    def _hook(self, spec):
+        """`spec.hook()` (the language's hook module, or None), imported once: `importlib.import_module` costs ~1 us
+        even for a module already loaded, and this is asked per import statement (svelte: 13k times)."""
+        if spec is None or not spec.hooks:
+            return None
+        hook = self._hooks.get(spec.hooks)
+        if hook is None:
+            hook = self._hooks[spec.hooks] = spec.hook()
+        return hook
+
     def external(self, lang: str, name: str, **fields) -> str:
         """The node of an outside module or package (created once), named as the language's hook names it."""
         node_id = f"external:{lang}:{name}"
@@ -388,13 +416,13 @@ class Resolver:
         language hook."""
         rec = self.records.get(package_file)
         spec = self.specs.get(rec.lang) if rec is not None else None
-        hook = spec.hook() if spec is not None else None
+        hook = self._hook(spec)
         finder = getattr(hook, "submodule", None)
         return finder(self, package_file, name) if finder is not None else None
 
     def _generic_import(self, path, lang, imp, scope_bindings, edge) -> None:
         spec = self.specs.get(lang)
-        hook = spec.hook() if spec else None
+        hook = self._hook(spec)
         resolver = getattr(hook, "resolve_import", None) if hook else None
         extra: dict[str, tuple] = {}
         confidence, reason = EXTRACTED, ""
@@ -629,27 +657,44 @@ class Resolver:
         return result
 
     def lookup(self, path: str, rec: FileRecord, scope: int, name: str, spec, skip_first: bool = False):
-        """A bare name from `scope` outwards: local definitions and imports, then the module, then star imports."""
-        defs = rec.defs
+        """A bare name from `scope` outwards: local definitions and imports, then the module, then star imports.
+
+        Memoised by (path, scope, name, skip_first): the answer reads only tables complete before the first
+        reference is resolved (definitions, imports, stars, export aliases; not the bases), and the module
+        attributes it follows are asked at depth 0 with no module attribute lookup under way (nothing in
+        `module_attr` looks a bare name up), so they come back whole and leave no cut behind. Django: 137k calls,
+        86k distinct."""
+        key = (path, scope, name, skip_first)
+        found = self._lookups.get(key, MISS)
+        if found is MISS:
+            found = self._lookups[key] = self._lookup_uncached(path, rec, scope, name, spec, skip_first)
+        return found
+
+    def _lookup_uncached(self, path: str, rec: FileRecord, scope: int, name: str, spec, skip_first: bool):
         children = self.children[path]
         bindings = self.bindings[path]
         current = scope
-        first = True
-        while True:
-            skip = (first and skip_first) or (
-                not first and current >= 0 and not spec.class_scope_visible and defs[current].kind in CLASS_LIKE
-            )
-            if not skip:
-                index = children.get(current, _EMPTY).get(name)
-                if index is not None:
-                    return ("def", path, index)
-                binding = bindings.get(current, _EMPTY).get(name)
-                if binding is not None:
-                    return self._follow(binding) or ("unresolved",)
-            if current < 0:
-                break
-            current = defs[current].parent
-            first = False
+        if not skip_first:
+            index = children.get(current, _EMPTY).get(name)
+            if index is not None:
+                return ("def", path, index)
+            binding = bindings.get(current, _EMPTY).get(name)
+            if binding is not None:
+                return self._follow(binding) or ("unresolved",)
+        if current >= 0:
+            defs = rec.defs
+            hide_classes = not spec.class_scope_visible  # (an enclosing class body is no scope of its methods)
+            while True:
+                current = defs[current].parent
+                if current < 0 or not hide_classes or defs[current].kind not in CLASS_LIKE:
+                    index = children.get(current, _EMPTY).get(name)
+                    if index is not None:
+                        return ("def", path, index)
+                    binding = bindings.get(current, _EMPTY).get(name)
+                    if binding is not None:
+                        return self._follow(binding) or ("unresolved",)
+                if current < 0:
+                    break
         for star in self.stars.get(path, ()):
             target = self.module_attr(star, name)
             if target is not None:
@@ -671,60 +716,66 @@ class Resolver:
             refs = [ref for ref in refs if ref[0] in BASE_RELATIONS]
             if not refs:
                 return
+            skipped = _NO_KINDS
+            calling = {}
+            conflicted = ()
+        else:
+            skipped = _SKIPPED_KINDS
+            conflicted = self._flow(path)["conflicted"]
+            hook = self._hook(spec)
+            calling = getattr(hook, "CALLING_BUILTINS", {})
         all_ids = self.ids
         ids = all_ids[path]
+        # Per file, what a reference resolves to, by what decides it (`key` below): the targets that are
+        # definitions, with their node ids, looked up once per key rather than once per reference.
         memo: dict[tuple, list] = {}
         seen: set[tuple] = set()
-        conflicted = self._flow(path)["conflicted"] if not inherits else ()
-        hook = spec.hook() if spec.hooks else None
-        calling = getattr(hook, "CALLING_BUILTINS", {}) if not inherits else {}
         append = self.file_edges[path].append
         resolve_ref = self._resolve_ref
+        special_of = _SPECIAL
         unresolved = 0
         for ref in refs:
-            kind = ref[0]
-            if kind in FLOW_RELATIONS and not (kind in ARG_RELATIONS and ref[2] in calling):
+            kind, name, receiver, scope, line = ref
+            if kind in skipped:  # value-flow facts (arguments only where a builtin calls them), and bases
                 continue
-            if (kind in BASE_RELATIONS) != inherits:
+            if kind in ARG_RELATIONS and receiver not in calling:
                 continue
-            special = kind if kind in ("callitem", "callresult") else kind in ("inherit", "implement", "decorator")
-            sensitive = kind == "callitem" or (
-                conflicted and (ref[2].split(".", 1)[0] if ref[2] else ref[1]) in conflicted
-            )
-            key = (special, ref[3], ref[1], ref[2], ref[4] if sensitive else 0)
-            results = memo.get(key)
-            if results is None:
-                results = memo[key] = resolve_ref(path, rec, spec, ref)
-            if not results:
+            if kind == "callitem":
+                key = ("callitem", scope, name, receiver, line)
+            elif conflicted and (receiver.split(".", 1)[0] if receiver else name) in conflicted:
+                key = (special_of.get(kind, False), scope, name, receiver, line)
+            else:
+                key = (special_of.get(kind, False), scope, name, receiver, 0)
+            targets = memo.get(key)
+            if targets is None:
+                results = resolve_ref(path, rec, spec, ref)
+                if results:
+                    targets = [
+                        (all_ids[target[1]][target[2]], confidence, score, reason, target)
+                        for target, confidence, score, reason in results
+                        if target[0] == "def"
+                    ]
+                else:
+                    targets = _UNRESOLVED
+                memo[key] = targets
+            if targets is _UNRESOLVED:
                 unresolved += 1
                 continue
-            source = ids[ref[3]] if ref[3] >= 0 else path
             relation = REF_RELATION[kind]
-            for target, confidence, score, reason in results:
-                if target[0] != "def":
-                    continue
-                target_id = all_ids[target[1]][target[2]]
+            if not targets:
+                continue
+            source = ids[scope] if scope >= 0 else path
+            context = kind if relation == "references" else ""
+            for target_id, confidence, score, reason, target in targets:
                 if target_id == source and relation != "calls":
                     continue
-                edge_key = (source, target_id, relation, ref[4])
+                edge_key = (source, target_id, relation, line)
                 if edge_key in seen:
                     continue
                 seen.add(edge_key)
-                append(
-                    (
-                        source,
-                        target_id,
-                        relation,
-                        ref[4],
-                        confidence,
-                        kind if relation == "references" else "",
-                        path,
-                        score,
-                        reason,
-                    )
-                )
-                if inherits and ref[3] >= 0:
-                    self.bases.setdefault((path, ref[3]), []).append((target[1], target[2]))
+                append((source, target_id, relation, line, confidence, context, path, score, reason))
+                if inherits and scope >= 0:
+                    self.bases.setdefault((path, scope), []).append((target[1], target[2]))
         if unresolved:
             self.file_unresolved[path] += unresolved
 
@@ -753,7 +804,8 @@ class Resolver:
                 if twins and not any(self.records[target[1]].defs[i].kind == "impl" for i in twins):
                     # `const f = ...` in two callbacks, or a conditional `def`: one node id, several bodies.
                     return [(target, AMBIGUOUS, 0.4, f"{name} is defined {len(twins)} times in {target[1]}")]
-                wrapper = self._decorated_value(target) if target[2] in self._flow(target[1])["decorated"] else None
+                flow = self._flow_memo.get(target[1]) or self._flow(target[1])
+                wrapper = self._decorated_value(target) if target[2] in flow["decorated"] else None
                 if wrapper is not None:  # `@dec def f` with dec returning `inner`: calling f runs inner
                     return [(target, EXTRACTED, 1.0, ""), (wrapper[0], INFERRED, 0.8, wrapper[1])]
                 return [(target, EXTRACTED, 1.0, "")]
@@ -831,7 +883,8 @@ class Resolver:
 
     def _use_line(self, path: str, name: str, ref) -> int | None:
         """The line of a use, when what it means depends on it: its name is given several values in the file."""
-        return ref[4] if name in self._flow(path)["conflicted"] else None
+        flow = self._flow_memo.get(path) or self._flow(path)
+        return ref[4] if name in flow["conflicted"] else None
 
     def _unknown_receiver(self, path, rec, spec, name: str, scope: int) -> list[tuple]:
         """A method called on something of unknown type: a guess among the repository's methods of that name,
@@ -993,7 +1046,7 @@ class Resolver:
         arguments each builtin calls is the language hook's table (`CALLING_BUILTINS`: "*" any positional
         argument, else the keyword)."""
         relation, arg, callee, scope, line = ref
-        which = spec.hook().CALLING_BUILTINS[callee]
+        which = self._hook(spec).CALLING_BUILTINS[callee]
         if relation == "argkw":
             match = KEYWORD_ARG.match(arg)
             if match is None or match.group(1) != which:
@@ -1124,7 +1177,7 @@ class Resolver:
         """The value of a local name, from `scope` outwards the way `lookup` walks scopes. A name given several
         values in one scope holds, at `line`, the last one assigned above it (a guess: branches and loops can
         reorder them); without a line, nothing."""
-        flow = self._flow(path)
+        flow = self._flow_memo.get(path) or self._flow(path)
         values = flow["values"]
         current = scope
         first = True
@@ -1155,15 +1208,17 @@ class Resolver:
 
     def _attr_value(self, path: str, cls: int, name: str, depth: int):
         """`self.name` of a class, set in one of its methods (or a base's); a guess, since any code may reset it."""
+        flows = self._flow_memo  # (`_flow` inline: walking a long method order calls it twice per class)
         for class_path, class_index in self.mro(path, cls):
-            value = self._flow(class_path)["attrs"].get((class_index, name))
+            flow = flows.get(class_path) or self._flow(class_path)
+            value = flow["attrs"].get((class_index, name))
             if value is not None:
                 got = self._evaluate(class_path, value, depth + 1)
                 if got is None:
                     return None
                 where = self.records[class_path].defs[value[2]].qualname if value[2] >= 0 else class_path
                 return got[0], _joined(got[1], f"attribute {name} set in {where}")
-            typed = self._flow(class_path)["values"].get((class_index, name))  # class-level `name: T`
+            typed = flow["values"].get((class_index, name))  # class-level `name: T`
             if typed is not None:
                 return self._evaluate(class_path, typed, depth + 1)
         return None
@@ -1207,12 +1262,15 @@ class Resolver:
                 params = None
                 args = []
                 for ref in site_rec.refs:
-                    relation = ref[0]
-                    if relation in ARG_RELATIONS or relation == "decorator":
+                    role = _SITE_ROLE.get(ref[0])  # (one probe: most references are plain calls, no role)
+                    if role is None:
+                        continue
+                    if role == "arg":
                         args.append(ref)
-                    elif relation == "alias" and ref[2]:
-                        aliases[ref[1]].add(ref[2].rsplit(".", 1)[-1])
-                    elif relation == "param":
+                    elif role == "alias":
+                        if ref[2]:
+                            aliases[ref[1]].add(ref[2].rsplit(".", 1)[-1])
+                    else:
                         params = True
                 for ref in args:
                     relation = ref[0]
