@@ -73,15 +73,21 @@ HELD_CALL = re.compile(r"^\w+\s*\[(.+)\]$", re.S)  # `d["k"]` in `d["k"]()`
 # Targets: ("def", path, index) | ("module", path) | ("external", node_id) | None
 _EMPTY: dict = {}  # the default of the tables' nested lookups (never written to): no new dict per miss
 BASE_RELATIONS = frozenset({"inherit", "implement"})
-# `_add_refs`: the kinds of reference the second pass never resolves (value-flow facts, except the arguments a
-# builtin calls, and the bases the first pass drew), what of a kind decides its answer besides the names (the
-# first field of its memo key), and the memo's mark for a reference with no answer at all.
-_SKIPPED_KINDS = (FLOW_RELATIONS - ARG_RELATIONS) | BASE_RELATIONS
-_NO_KINDS: frozenset = frozenset()
+# `_add_refs`: what of a kind of reference decides its answer besides the names (the first field of its memo key);
+# in the second pass, with one probe, also the kinds it never resolves (value-flow facts, except the arguments a
+# builtin calls, and the bases the first pass drew); and the memo's mark for a reference with no answer at all.
 _SPECIAL = {"callitem": "callitem", "callresult": "callresult", "inherit": True, "implement": True, "decorator": True}
+_SKIP, _ARG = object(), object()
+_RESOLVE_ACTIONS = {
+    **_SPECIAL,
+    **dict.fromkeys((FLOW_RELATIONS - ARG_RELATIONS) | BASE_RELATIONS, _SKIP),
+    **dict.fromkeys(ARG_RELATIONS, _ARG),  # resolved only where a builtin calls them (`CALLING_BUILTINS`)
+}
 _UNRESOLVED: list = []
 # `_call_sites`: what a reference is to the index of call sites (arguments and decorators, name aliases, parameters).
 _SITE_ROLE = {**dict.fromkeys(ARG_RELATIONS, "arg"), "decorator": "arg", "alias": "alias", "param": "param"}
+# `_flow`: the kinds of reference it reads (the value-flow facts, `for` loops, decorators).
+_FLOW_SCANNED = FLOW_RELATIONS | ITER_RELATIONS | {"decorator"}
 # How deep the recursive lookups go: re-exports followed (`depth < ATTR_DEPTH`), bases linearised, and the value
 # flow (expressions, returns, parameters) evaluated (`depth <= FLOW_DEPTH`).
 ATTR_DEPTH, MRO_DEPTH, FLOW_DEPTH = 20, 20, 12
@@ -716,11 +722,11 @@ class Resolver:
             refs = [ref for ref in refs if ref[0] in BASE_RELATIONS]
             if not refs:
                 return
-            skipped = _NO_KINDS
+            actions = _SPECIAL
             calling = {}
             conflicted = ()
         else:
-            skipped = _SKIPPED_KINDS
+            actions = _RESOLVE_ACTIONS
             conflicted = self._flow(path)["conflicted"]
             hook = self._hook(spec)
             calling = getattr(hook, "CALLING_BUILTINS", {})
@@ -732,20 +738,22 @@ class Resolver:
         seen: set[tuple] = set()
         append = self.file_edges[path].append
         resolve_ref = self._resolve_ref
-        special_of = _SPECIAL
         unresolved = 0
         for ref in refs:
             kind, name, receiver, scope, line = ref
-            if kind in skipped:  # value-flow facts (arguments only where a builtin calls them), and bases
+            special = actions.get(kind, False)
+            if special is _SKIP:  # value-flow facts (arguments only where a builtin calls them), and bases
                 continue
-            if kind in ARG_RELATIONS and receiver not in calling:
-                continue
+            if special is _ARG:
+                if receiver not in calling:
+                    continue
+                special = False
             if kind == "callitem":
                 key = ("callitem", scope, name, receiver, line)
             elif conflicted and (receiver.split(".", 1)[0] if receiver else name) in conflicted:
-                key = (special_of.get(kind, False), scope, name, receiver, line)
+                key = (special, scope, name, receiver, line)
             else:
-                key = (special_of.get(kind, False), scope, name, receiver, 0)
+                key = (special, scope, name, receiver, 0)
             targets = memo.get(key)
             if targets is None:
                 results = resolve_ref(path, rec, spec, ref)
@@ -933,10 +941,12 @@ class Resolver:
         yields: dict[int, list[tuple]] = defaultdict(list)
         decorated: dict[int, list[tuple]] = defaultdict(list)  # def -> its decorator refs, innermost last
         for ref in rec.refs:
-            if ref[0] == "decorator" and ref[3] >= 0:
-                decorated[ref[3]].append(ref)
             kind = ref[0]
-            if kind not in FLOW_RELATIONS and kind not in ITER_RELATIONS:
+            if kind not in _FLOW_SCANNED:  # (one probe for the plain calls, most references)
+                continue
+            if kind == "decorator":
+                if ref[3] >= 0:
+                    decorated[ref[3]].append(ref)
                 continue
             name, expr, scope, line = ref[1], ref[2], ref[3], ref[4]
             if kind in ("assign", "alias", "withassign", "cbarg") or kind in ITER_RELATIONS:
@@ -1574,9 +1584,12 @@ class Resolver:
         group = spec.group
         table = self.method_names if methods else self.top_names
         candidates = table.get((group, name), ())
+        if methods and len(candidates) > MAX_AMBIGUOUS + 1 and not spec.package_scope and not self.visible.get(path):
+            return []  # (too many candidates even without the caller itself, and nothing below narrows them)
         if scope >= 0:
             # A call by name from inside the only candidate is far likelier another object's method.
-            candidates = [c for c in candidates if c != (path, scope)]
+            caller = (path, scope)
+            candidates = [c for c in candidates if c != caller]
         if not candidates or (spec.imports_required and not methods):
             return []
         if spec.namespaces and not methods:
