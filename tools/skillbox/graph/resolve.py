@@ -86,6 +86,9 @@ _RESOLVE_ACTIONS = {
 _UNRESOLVED: list = []
 # `_call_sites`: what a reference is to the index of call sites (arguments and decorators, name aliases, parameters).
 _SITE_ROLE = {**dict.fromkeys(ARG_RELATIONS, "arg"), "decorator": "arg", "alias": "alias", "param": "param"}
+# `_resolve_ref`: the kinds resolved their own way, and those evaluated in the scope around their definition.
+_OWN_WAY = frozenset({"callitem", "callresult"}) | ITER_RELATIONS | ARG_RELATIONS
+_SCOPED_OUTSIDE = frozenset({"inherit", "implement", "decorator"})
 # `_flow`: the kinds of reference it reads (the value-flow facts, `for` loops, decorators).
 _FLOW_SCANNED = FLOW_RELATIONS | ITER_RELATIONS | {"decorator"}
 # How deep the recursive lookups go: re-exports followed (`depth < ATTR_DEPTH`), bases linearised, and the value
@@ -600,25 +603,32 @@ class Resolver:
         """`Class.name`: (target, inherited?) through the class body (and `impl`/extension blocks of the same
         type in the file), then its resolved bases in method resolution order (C3, as Python computes it)."""
         children = self.children.get(path, _EMPTY)
-        group = self.same_id.get((path, index), (index,))
-        for member_of in group:  # the class itself first: most lookups end here, without a method order
-            found = children.get(member_of, _EMPTY).get(name)
-            if found is not None:
-                return ("def", path, found), False
+        key = (path, index)
+        group = self.same_id.get(key)
         bases = self.bases
-        for member_of in group:
-            if (path, member_of) in bases:
-                break
+        if group is None:  # (the common case, a class defined once, without the loops below)
+            found = children.get(index, _EMPTY).get(name)
+            if found is not None:  # the class itself first: most lookups end here, without a method order
+                return ("def", path, found), False
+            if key not in bases:
+                return None, False
         else:
-            return None, False
-        for position, (class_path, class_index) in enumerate(self.mro(path, index)):
-            if position == 0:
-                continue
-            children = self.children.get(class_path, _EMPTY)
-            for member_of in self.same_id.get((class_path, class_index), (class_index,)):
+            for member_of in group:
                 found = children.get(member_of, _EMPTY).get(name)
                 if found is not None:
-                    return ("def", class_path, found), position > 0
+                    return ("def", path, found), False
+            for member_of in group:
+                if (path, member_of) in bases:
+                    break
+            else:
+                return None, False
+        same_id, all_children = self.same_id, self.children
+        for class_path, class_index in self.mro(path, index)[1:]:
+            children = all_children.get(class_path, _EMPTY)
+            for member_of in same_id.get((class_path, class_index), (class_index,)):
+                found = children.get(member_of, _EMPTY).get(name)
+                if found is not None:
+                    return ("def", class_path, found), True
         return None, False
 
     def mro(self, path: str, index: int, depth: int = 0) -> list[tuple[str, int]]:
@@ -789,24 +799,23 @@ class Resolver:
 
     def _resolve_ref(self, path: str, rec: FileRecord, spec, ref) -> list[tuple]:
         """[(target, confidence, score, reason)] for one reference; reason says why a guess was made."""
-        receiver = ref[2]
-        name = ref[1]
-        scope = ref[3]
-        if ref[0] == "callitem":  # `handlers[key]()`: what the container was given
-            return self._held(path, rec, scope, receiver, name, ref[4])
-        if ref[0] in ITER_RELATIONS:
-            return self._iteration(path, rec, spec, ref)
-        if ref[0] in ARG_RELATIONS:  # `map(f, xs)`: a builtin that calls the function it is given
-            return self._builtin_calls(path, rec, spec, ref)
-        if ref[0] == "callresult":  # `make()()`: what the call returns, called
-            found = self._expression(path, rec, spec, scope, name + "()", 0, self._use_line(path, name, ref))
-            return self._called(found, name) if found is not None else []
+        kind, name, receiver, scope, _line = ref
+        if kind in _OWN_WAY:  # (one probe for the common kinds: calls, bases, types, decorators)
+            if kind == "callitem":  # `handlers[key]()`: what the container was given
+                return self._held(path, rec, scope, receiver, name, ref[4])
+            if kind in ITER_RELATIONS:
+                return self._iteration(path, rec, spec, ref)
+            if kind in ARG_RELATIONS:  # `map(f, xs)`: a builtin that calls the function it is given
+                return self._builtin_calls(path, rec, spec, ref)
+            if kind == "callresult":  # `make()()`: what the call returns, called
+                found = self._expression(path, rec, spec, scope, name + "()", 0, self._use_line(path, name, ref))
+                return self._called(found, name) if found is not None else []
         # Bases and decorators are evaluated in the scope around the definition they belong to.
-        skip_first = ref[0] in ("inherit", "implement", "decorator") and scope >= 0
+        skip_first = kind in _SCOPED_OUTSIDE and scope >= 0
         if receiver is None:
             target = self.lookup(path, rec, scope, name, spec, skip_first=skip_first)
             if target is not None:
-                if target[0] != "def" or not self._callable(spec, target, ref[0]):
+                if target[0] != "def" or not self._callable(spec, target, kind):
                     return []
                 twins = self.same_id.get((target[1], target[2]))
                 if twins and not any(self.records[target[1]].defs[i].kind == "impl" for i in twins):
