@@ -108,7 +108,7 @@ def receiver_form(receiver: str) -> int:
 
 def _outer_key(caps) -> str:
     for key in caps:
-        if key.startswith(("definition.", "reference.")) or key in ("import", "comment"):
+        if key.startswith(("definition.", "reference.", "position.")) or key in ("import", "comment"):
             return key
     raise ValueError(f"query pattern without an outer capture: {sorted(caps)}")
 
@@ -213,6 +213,22 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
             start = outer.start_byte
             for item in parsed:
                 raw_imports.append((start, item, line))
+        elif kind == "p":  # position.<relation>: reference.<relation><i>, @name the i-th named child (i < 4)
+            name_node = caps["name"][0]
+            index = _position(name_node)
+            if index < 0:
+                continue
+            start = name_node.start_byte
+            receiver_node = caps["receiver"][0]  # an identifier: kept as written
+            raw_refs.append(
+                (
+                    start,
+                    f"{key[9:]}{index}",
+                    data[start : name_node.end_byte].decode("utf-8", "replace"),
+                    data[receiver_node.start_byte : receiver_node.end_byte].decode("utf-8", "replace"),
+                    name_node.start_point[0] + 1,
+                )
+            )
         else:  # comment
             outer = caps[key][0]
             start = outer.start_byte
@@ -244,6 +260,20 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
         (),
         "",
     )
+
+
+def _position(node, limit: int = 4) -> int:
+    """`node`'s index among its parent's named children when below `limit`, else -1: what the anchored patterns
+    `(list . (_) . (_) . X @name)` (one per index) matched, the `(_)` before it being any named node (comments
+    too) but an ERROR. One unanchored `@position.` pattern and this walk cost far less query time than those."""
+    index = 0
+    sibling = node.prev_named_sibling
+    while sibling is not None:
+        index += 1
+        if index >= limit or sibling.is_error:
+            return -1
+        sibling = sibling.prev_named_sibling
+    return index
 
 
 def _with_argument_refs(raw_refs: list, found: list[tuple]) -> list:

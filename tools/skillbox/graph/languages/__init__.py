@@ -13,6 +13,8 @@ Capture convention of the query files (the tree-sitter tags convention plus a fe
   Relations: call, inherit, implement, type (annotations, used types), decorator.
 - `@import` around an import statement, with `@import.source` (module / path text) and optional `@import.name` /
   `@import.alias`, unless the row has a hook that parses the statement itself.
+- `@position.<relation>` around a use, with `@name` and `@receiver` (an identifier): `reference.<relation><i>` where
+  `i` is the index of `@name` among its parent's named children, dropped from 4 on (Python `item0`-`item3`).
 - `@comment` on comments: `NOTE:`/`WHY:`/`HACK:` ones are kept as the enclosing definition's `notes`.
 """
 
