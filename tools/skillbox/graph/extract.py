@@ -50,6 +50,8 @@ LITERAL_RECEIVERS = frozenset(
 LITERAL = "<literal>"
 RECEIVER_FORMS_MAX = 100_000
 BEYOND = 1 << 62  # past any byte offset
+# `@definition.member` (JS/TS methods): the outer capture its parent's type stands for; other parents: no definition.
+MEMBER_KEYS = {"class_body": "definition.function", "object": "definition.objmethod"}
 _first = itemgetter(0)
 
 
@@ -108,7 +110,7 @@ def receiver_form(receiver: str) -> int:
 
 def _outer_key(caps) -> str:
     for key in caps:
-        if key.startswith(("definition.", "reference.", "position.")) or key in ("import", "comment"):
+        if key.startswith(("definition.", "reference.", "position.", "argument.")) or key in ("import", "comment"):
             return key
     raise ValueError(f"query pattern without an outer capture: {sorted(caps)}")
 
@@ -184,6 +186,12 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
             if not name_nodes:
                 continue
             outer = caps[key][0]
+            def_key = key
+            if key == "definition.member":  # its parent says which kind
+                parent = outer.parent
+                def_key = MEMBER_KEYS.get(parent.type) if parent is not None else None
+                if def_key is None:
+                    continue
             if scope_kinds is not None:
                 _callback_scope(outer, raw_defs, scopes_seen, scope_kinds)
             start = outer.start_byte
@@ -198,7 +206,7 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
                 (
                     start,
                     outer.end_byte,
-                    key[11:],
+                    def_key[11:],
                     data[name_node.start_byte : name_node.end_byte].decode("utf-8", "replace"),
                     outer.start_point[0] + 1,
                     outer.end_point[0] + 1,
@@ -226,6 +234,28 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
                     f"{key[9:]}{index}",
                     data[start : name_node.end_byte].decode("utf-8", "replace"),
                     data[receiver_node.start_byte : receiver_node.end_byte].decode("utf-8", "replace"),
+                    name_node.start_point[0] + 1,
+                )
+            )
+        elif kind == "a":  # argument.<relation>: reference.<relation> in a function passed to `name(...)`, its receiver
+            outer = caps[key][0]
+            arguments = outer.parent
+            if arguments is None or arguments.type != "arguments":
+                continue
+            call = arguments.parent
+            if call is None or call.type != "call_expression":
+                continue
+            callee = call.child_by_field_name("function")
+            if callee is None or callee.type != "identifier":
+                continue
+            name_node = caps["name"][0]
+            start = name_node.start_byte
+            raw_refs.append(
+                (
+                    start,
+                    key[9:],
+                    data[start : name_node.end_byte].decode("utf-8", "replace"),
+                    data[callee.start_byte : callee.end_byte].decode("utf-8", "replace"),
                     name_node.start_point[0] + 1,
                 )
             )
