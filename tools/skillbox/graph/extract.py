@@ -60,7 +60,7 @@ class _Engine:
 
     __slots__ = (
         "call_args", "outer_of", "parse_import", "parser", "plain_kinds", "prune_refs", "query", "scope_kinds",
-        "spec",
+        "spec", "unpack_pairs",
     )  # fmt: skip
 
     def __init__(self, spec: LanguageSpec):
@@ -76,6 +76,8 @@ class _Engine:
         self.outer_of: dict[int, str] = {}  # pattern index -> its outer capture name
         self.plain_kinds: dict[int, int] = {}  # node kind id -> 1 PLAIN_RECEIVERS, 2 LITERAL_RECEIVERS, 0 other
         self.scope_kinds = _scope_kinds(ts.language(spec)) if spec.callback_scopes else None
+        # `@unpack` matches (Python `a, b = f, g()`): the hook pairs targets with values.
+        self.unpack_pairs = getattr(spec.hook(), "unpack_pairs", None)
 
 
 def _scope_kinds(language) -> tuple[frozenset[int], frozenset[int], int]:
@@ -110,7 +112,7 @@ def receiver_form(receiver: str) -> int:
 
 def _outer_key(caps) -> str:
     for key in caps:
-        if key.startswith(("definition.", "reference.", "position.", "argument.")) or key in ("import", "comment"):
+        if key.startswith(("definition.", "reference.", "position.", "argument.")) or key in ("import", "comment", "unpack"):
             return key
     raise ValueError(f"query pattern without an outer capture: {sorted(caps)}")
 
@@ -259,6 +261,18 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
                     name_node.start_point[0] + 1,
                 )
             )
+        elif kind == "u":  # unpack: refs the language hook pairs off the two sides of an assignment
+            for relation_key, name_node, receiver_node in engine.unpack_pairs(caps["name"][0], caps["receiver"][0]):
+                start = name_node.start_byte
+                raw_refs.append(
+                    (
+                        start,
+                        relation_key[10:],
+                        data[start : name_node.end_byte].decode("utf-8", "replace"),
+                        _receiver(data, receiver_node, plain_kinds, forms),
+                        name_node.start_point[0] + 1,
+                    )
+                )
         else:  # comment
             outer = caps[key][0]
             start = outer.start_byte
@@ -290,6 +304,24 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
         (),
         "",
     )
+
+
+def _receiver(data: bytes, node, plain_kinds: dict, forms: dict) -> str:
+    """A receiver node's text as the match loop records it (its `reference.` branch does the same inline)."""
+    receiver = data[node.start_byte : node.end_byte].decode("utf-8", "replace")
+    plain = plain_kinds.get(node.kind_id)
+    if plain is None:
+        kind_name = node.type
+        plain = plain_kinds[node.kind_id] = 1 if kind_name in PLAIN_RECEIVERS else 2 if kind_name in LITERAL_RECEIVERS else 0
+    if plain == 2:
+        return LITERAL
+    if not plain:
+        form = forms.get(receiver)
+        if form is None:
+            form = forms[receiver] = receiver_form(receiver)
+        if form:
+            receiver = "".join(receiver.split()) if form == 1 else "?"
+    return receiver
 
 
 def _position(node, limit: int = 4) -> int:

@@ -19,6 +19,8 @@ Capture convention of the query files (the tree-sitter tags convention plus a fe
   object literal (`extract.MEMBER_KEYS`).
 - `@argument.<relation>` around a function, with `@name`: `reference.<relation>` when the function is an argument of a
   call to a plain name, that name its `@receiver` (TypeScript `cbarg`).
+- `@unpack` around a `targets = values` assignment, `@name` on the targets and `@receiver` on the values: the refs
+  the row's hook `unpack_pairs(targets, values)` pairs off them (Python `a, b = f, g()`).
 - `@comment` on comments: `NOTE:`/`WHY:`/`HACK:` ones are kept as the enclosing definition's `notes`.
 """
 
