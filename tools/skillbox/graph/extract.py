@@ -110,9 +110,12 @@ def receiver_form(receiver: str) -> int:
     return 1 if len(squashed) <= 80 and SIMPLE_RECEIVER.match(squashed) else 2
 
 
+OUTER_PREFIXES = ("definition.", "reference.", "position.", "argument.")
+
+
 def _outer_key(caps) -> str:
     for key in caps:
-        if key.startswith(("definition.", "reference.", "position.", "argument.")) or key in ("import", "comment", "unpack"):
+        if key.startswith(OUTER_PREFIXES) or key in ("import", "comment", "unpack"):
             return key
     raise ValueError(f"query pattern without an outer capture: {sorted(caps)}")
 
@@ -312,7 +315,9 @@ def _receiver(data: bytes, node, plain_kinds: dict, forms: dict) -> str:
     plain = plain_kinds.get(node.kind_id)
     if plain is None:
         kind_name = node.type
-        plain = plain_kinds[node.kind_id] = 1 if kind_name in PLAIN_RECEIVERS else 2 if kind_name in LITERAL_RECEIVERS else 0
+        plain = plain_kinds[node.kind_id] = (
+            1 if kind_name in PLAIN_RECEIVERS else 2 if kind_name in LITERAL_RECEIVERS else 0
+        )
     if plain == 2:
         return LITERAL
     if not plain:
