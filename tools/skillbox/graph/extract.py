@@ -50,6 +50,8 @@ LITERAL_RECEIVERS = frozenset(
 LITERAL = "<literal>"
 RECEIVER_FORMS_MAX = 100_000
 BEYOND = 1 << 62  # past any byte offset
+# `@definition.member` (JS/TS methods): the outer capture its parent's type stands for; other parents: no definition.
+MEMBER_KEYS = {"class_body": "definition.function", "object": "definition.objmethod"}
 _first = itemgetter(0)
 
 
@@ -58,7 +60,7 @@ class _Engine:
 
     __slots__ = (
         "call_args", "outer_of", "parse_import", "parser", "plain_kinds", "prune_refs", "query", "scope_kinds",
-        "spec",
+        "spec", "unpack_pairs",
     )  # fmt: skip
 
     def __init__(self, spec: LanguageSpec):
@@ -74,6 +76,8 @@ class _Engine:
         self.outer_of: dict[int, str] = {}  # pattern index -> its outer capture name
         self.plain_kinds: dict[int, int] = {}  # node kind id -> 1 PLAIN_RECEIVERS, 2 LITERAL_RECEIVERS, 0 other
         self.scope_kinds = _scope_kinds(ts.language(spec)) if spec.callback_scopes else None
+        # `@unpack` matches (Python `a, b = f, g()`): the hook pairs targets with values.
+        self.unpack_pairs = getattr(spec.hook(), "unpack_pairs", None)
 
 
 def _scope_kinds(language) -> tuple[frozenset[int], frozenset[int], int]:
@@ -106,9 +110,12 @@ def receiver_form(receiver: str) -> int:
     return 1 if len(squashed) <= 80 and SIMPLE_RECEIVER.match(squashed) else 2
 
 
+OUTER_PREFIXES = ("definition.", "reference.", "position.", "argument.")
+
+
 def _outer_key(caps) -> str:
     for key in caps:
-        if key.startswith(("definition.", "reference.")) or key in ("import", "comment"):
+        if key.startswith(OUTER_PREFIXES) or key in ("import", "comment", "unpack"):
             return key
     raise ValueError(f"query pattern without an outer capture: {sorted(caps)}")
 
@@ -184,6 +191,12 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
             if not name_nodes:
                 continue
             outer = caps[key][0]
+            def_key = key
+            if key == "definition.member":  # its parent says which kind
+                parent = outer.parent
+                def_key = MEMBER_KEYS.get(parent.type) if parent is not None else None
+                if def_key is None:
+                    continue
             if scope_kinds is not None:
                 _callback_scope(outer, raw_defs, scopes_seen, scope_kinds)
             start = outer.start_byte
@@ -198,7 +211,7 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
                 (
                     start,
                     outer.end_byte,
-                    key[11:],
+                    def_key[11:],
                     data[name_node.start_byte : name_node.end_byte].decode("utf-8", "replace"),
                     outer.start_point[0] + 1,
                     outer.end_point[0] + 1,
@@ -213,6 +226,56 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
             start = outer.start_byte
             for item in parsed:
                 raw_imports.append((start, item, line))
+        elif kind == "p":  # position.<relation>: reference.<relation><i>, @name the i-th named child (i < 4)
+            name_node = caps["name"][0]
+            index = _position(name_node)
+            if index < 0:
+                continue
+            start = name_node.start_byte
+            receiver_node = caps["receiver"][0]  # an identifier: kept as written
+            raw_refs.append(
+                (
+                    start,
+                    f"{key[9:]}{index}",
+                    data[start : name_node.end_byte].decode("utf-8", "replace"),
+                    data[receiver_node.start_byte : receiver_node.end_byte].decode("utf-8", "replace"),
+                    name_node.start_point[0] + 1,
+                )
+            )
+        elif kind == "a":  # argument.<relation>: reference.<relation> in a function passed to `name(...)`, its receiver
+            outer = caps[key][0]
+            arguments = outer.parent
+            if arguments is None or arguments.type != "arguments":
+                continue
+            call = arguments.parent
+            if call is None or call.type != "call_expression":
+                continue
+            callee = call.child_by_field_name("function")
+            if callee is None or callee.type != "identifier":
+                continue
+            name_node = caps["name"][0]
+            start = name_node.start_byte
+            raw_refs.append(
+                (
+                    start,
+                    key[9:],
+                    data[start : name_node.end_byte].decode("utf-8", "replace"),
+                    data[callee.start_byte : callee.end_byte].decode("utf-8", "replace"),
+                    name_node.start_point[0] + 1,
+                )
+            )
+        elif kind == "u":  # unpack: refs the language hook pairs off the two sides of an assignment
+            for relation_key, name_node, receiver_node in engine.unpack_pairs(caps["name"][0], caps["receiver"][0]):
+                start = name_node.start_byte
+                raw_refs.append(
+                    (
+                        start,
+                        relation_key[10:],
+                        data[start : name_node.end_byte].decode("utf-8", "replace"),
+                        _receiver(data, receiver_node, plain_kinds, forms),
+                        name_node.start_point[0] + 1,
+                    )
+                )
         else:  # comment
             outer = caps[key][0]
             start = outer.start_byte
@@ -244,6 +307,40 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
         (),
         "",
     )
+
+
+def _receiver(data: bytes, node, plain_kinds: dict, forms: dict) -> str:
+    """A receiver node's text as the match loop records it (its `reference.` branch does the same inline)."""
+    receiver = data[node.start_byte : node.end_byte].decode("utf-8", "replace")
+    plain = plain_kinds.get(node.kind_id)
+    if plain is None:
+        kind_name = node.type
+        plain = plain_kinds[node.kind_id] = (
+            1 if kind_name in PLAIN_RECEIVERS else 2 if kind_name in LITERAL_RECEIVERS else 0
+        )
+    if plain == 2:
+        return LITERAL
+    if not plain:
+        form = forms.get(receiver)
+        if form is None:
+            form = forms[receiver] = receiver_form(receiver)
+        if form:
+            receiver = "".join(receiver.split()) if form == 1 else "?"
+    return receiver
+
+
+def _position(node, limit: int = 4) -> int:
+    """`node`'s index among its parent's named children when below `limit`, else -1: what the anchored patterns
+    `(list . (_) . (_) . X @name)` (one per index) matched, the `(_)` before it being any named node (comments
+    too) but an ERROR. One unanchored `@position.` pattern and this walk cost far less query time than those."""
+    index = 0
+    sibling = node.prev_named_sibling
+    while sibling is not None:
+        index += 1
+        if index >= limit or sibling.is_error:
+            return -1
+        sibling = sibling.prev_named_sibling
+    return index
 
 
 def _with_argument_refs(raw_refs: list, found: list[tuple]) -> list:

@@ -13,6 +13,14 @@ Capture convention of the query files (the tree-sitter tags convention plus a fe
   Relations: call, inherit, implement, type (annotations, used types), decorator.
 - `@import` around an import statement, with `@import.source` (module / path text) and optional `@import.name` /
   `@import.alias`, unless the row has a hook that parses the statement itself.
+- `@position.<relation>` around a use, with `@name` and `@receiver` (an identifier): `reference.<relation><i>` where
+  `i` is the index of `@name` among its parent's named children, dropped from 4 on (Python `item0`-`item3`).
+- `@definition.member` around a JS/TS method: `@definition.function` in a class body, `@definition.objmethod` in an
+  object literal (`extract.MEMBER_KEYS`).
+- `@argument.<relation>` around a function, with `@name`: `reference.<relation>` when the function is an argument of a
+  call to a plain name, that name its `@receiver` (TypeScript `cbarg`).
+- `@unpack` around a `targets = values` assignment, `@name` on the targets and `@receiver` on the values: the refs
+  the row's hook `unpack_pairs(targets, values)` pairs off them (Python `a, b = f, g()`).
 - `@comment` on comments: `NOTE:`/`WHY:`/`HACK:` ones are kept as the enclosing definition's `notes`.
 """
 

@@ -56,6 +56,49 @@ def parse_import(node) -> list[tuple]:
     return [(module, level, tuple(names), None, False)]
 
 
+_NAMES = frozenset({"identifier", "attribute"})
+
+
+def unpack_pairs(left, right) -> list[tuple]:
+    """`@unpack` (a `pattern_list = expression_list` assignment) -> [(relation key, name node, receiver node)]: what
+    the anchored patterns `(pattern_list . (_) . (identifier) @name)` / `(expression_list . (_) . X @receiver)` (one per
+    position) matched. Positions 0-2: `reference.alias` for a name or attribute value, `reference.assign` for a call
+    (its callee the receiver); nested at position 1, `a, (b, c) = f, (g, h)`, positions 0-1 of the inner pair
+    (`reference.alias`). A `(_)` before a position is any named node (comments too) but an ERROR."""
+    out = []
+    targets = left.named_children
+    values = right.named_children
+    for index in range(min(3, len(targets), len(values))):
+        if index and (targets[index - 1].is_error or values[index - 1].is_error):
+            break
+        target, value = targets[index], values[index]
+        if target.type != "identifier":
+            continue
+        kind = value.type
+        if kind in _NAMES:
+            out.append(("reference.alias", target, value))
+        elif kind == "call":
+            callee = value.child_by_field_name("function")
+            if callee is not None and callee.type in _NAMES:
+                out.append(("reference.assign", target, callee))
+    if (
+        len(targets) > 1
+        and len(values) > 1
+        and targets[1].type == "tuple_pattern"
+        and values[1].type == "tuple"
+        and not targets[0].is_error
+        and not values[0].is_error
+    ):
+        targets = targets[1].named_children
+        values = values[1].named_children
+        for index in range(min(2, len(targets), len(values))):
+            if index and (targets[0].is_error or values[0].is_error):
+                break
+            if targets[index].type == "identifier" and values[index].type in _NAMES:
+                out.append(("reference.alias", targets[index], values[index]))
+    return out
+
+
 def _text(node) -> str:
     return "".join(node.text.decode("utf-8", "replace").split())
 
