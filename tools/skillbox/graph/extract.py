@@ -160,24 +160,7 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
             name_node = name_nodes[0]
             start = name_node.start_byte
             receiver_nodes = caps.get("receiver")
-            receiver = None
-            if receiver_nodes:
-                receiver_node = receiver_nodes[0]
-                receiver = data[receiver_node.start_byte : receiver_node.end_byte].decode("utf-8", "replace")
-                plain = plain_kinds.get(receiver_node.kind_id)
-                if plain is None:
-                    kind_name = receiver_node.type
-                    plain = plain_kinds[receiver_node.kind_id] = (
-                        1 if kind_name in PLAIN_RECEIVERS else 2 if kind_name in LITERAL_RECEIVERS else 0
-                    )
-                if plain == 2:
-                    receiver = LITERAL
-                elif not plain:  # an identifier or `this` needs no normalising
-                    form = forms.get(receiver)
-                    if form is None:
-                        form = forms[receiver] = receiver_form(receiver)
-                    if form:
-                        receiver = "".join(receiver.split()) if form == 1 else "?"
+            receiver = _receiver(data, receiver_nodes[0], plain_kinds, forms) if receiver_nodes else None
             end = name_node.end_byte
             raw_refs.append(
                 (start, key[10:], data[start:end].decode("utf-8", "replace"), receiver, name_node.start_point[0] + 1)
@@ -310,7 +293,8 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
 
 
 def _receiver(data: bytes, node, plain_kinds: dict, forms: dict) -> str:
-    """A receiver node's text as the match loop records it (its `reference.` branch does the same inline)."""
+    """A receiver node's text as a ref records it: literals as LITERAL, an identifier or `this` as written, anything
+    else normalised by `receiver_form` (the forms memoised per process in `forms`)."""
     receiver = data[node.start_byte : node.end_byte].decode("utf-8", "replace")
     plain = plain_kinds.get(node.kind_id)
     if plain is None:
@@ -320,7 +304,7 @@ def _receiver(data: bytes, node, plain_kinds: dict, forms: dict) -> str:
         )
     if plain == 2:
         return LITERAL
-    if not plain:
+    if not plain:  # (1, an identifier or `this`, is kept as written)
         form = forms.get(receiver)
         if form is None:
             form = forms[receiver] = receiver_form(receiver)

@@ -96,6 +96,21 @@ _FLOW_SCANNED = FLOW_RELATIONS | ITER_RELATIONS | {"decorator"}
 ATTR_DEPTH, MRO_DEPTH, FLOW_DEPTH = 20, 20, 12
 
 
+class _PerFile(dict):
+    """path -> a table made from that file on first use. A plain subscript on the hot paths (the value-flow tables
+    are asked for ~300k times on Django) and the making only on a miss, in one place."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, path: str) -> dict:
+        table = self[path] = self.make(path)
+        return table
+
+
 class Resolver:
     """Resolves every file's references against tables built from all files.
 
@@ -132,7 +147,8 @@ class Resolver:
         self.mention_names: dict[str, list[tuple[str, int]]] = defaultdict(list)
         self.heading_ids: dict[str, list[str]] = {}
         self.stats = {"unresolved_imports": 0}
-        self._flow_memo: dict[str, dict] = {}
+        # Per file, its value-flow tables (`_flow_tables`), made on first use: `self.flows[path]`.
+        self.flows: dict[str, dict] = _PerFile(self._flow_tables)
         # The recursive lookups' memos keep only answers no depth limit or cycle guard cut (`lookup_memo`).
         frames = Frames()
         self._attr_chain, self._mro_chain, self._flow_chain = Chain(ATTR_DEPTH - 1), Chain(MRO_DEPTH), Chain(FLOW_DEPTH)
@@ -575,7 +591,7 @@ class Resolver:
                 if submodule:
                     result = ("module", submodule)
             if result is None:
-                local = self._flow(module_file)["exports"].get(name)  # `export { local as name }`, default
+                local = self.flows[module_file]["exports"].get(name)  # `export { local as name }`, default
                 if local is not None and local != name:
                     if deeper:
                         result = self.module_attr(module_file, local, depth + 1)
@@ -689,28 +705,22 @@ class Resolver:
     def _lookup_uncached(self, path: str, rec: FileRecord, scope: int, name: str, spec, skip_first: bool):
         children = self.children[path]
         bindings = self.bindings[path]
+        defs = rec.defs
+        hide_classes = not spec.class_scope_visible  # (an enclosing class body is no scope of its methods)
         current = scope
-        if not skip_first:
-            index = children.get(current, _EMPTY).get(name)
-            if index is not None:
-                return ("def", path, index)
-            binding = bindings.get(current, _EMPTY).get(name)
-            if binding is not None:
-                return self._follow(binding) or ("unresolved",)
-        if current >= 0:
-            defs = rec.defs
-            hide_classes = not spec.class_scope_visible  # (an enclosing class body is no scope of its methods)
-            while True:
-                current = defs[current].parent
-                if current < 0 or not hide_classes or defs[current].kind not in CLASS_LIKE:
-                    index = children.get(current, _EMPTY).get(name)
-                    if index is not None:
-                        return ("def", path, index)
-                    binding = bindings.get(current, _EMPTY).get(name)
-                    if binding is not None:
-                        return self._follow(binding) or ("unresolved",)
-                if current < 0:
-                    break
+        look_here = not skip_first
+        while True:
+            if look_here:
+                index = children.get(current, _EMPTY).get(name)
+                if index is not None:
+                    return ("def", path, index)
+                binding = bindings.get(current, _EMPTY).get(name)
+                if binding is not None:
+                    return self._follow(binding) or ("unresolved",)
+            if current < 0:
+                break
+            current = defs[current].parent
+            look_here = current < 0 or not hide_classes or defs[current].kind not in CLASS_LIKE
         for star in self.stars.get(path, ()):
             target = self.module_attr(star, name)
             if target is not None:
@@ -737,7 +747,7 @@ class Resolver:
             conflicted = ()
         else:
             actions = _RESOLVE_ACTIONS
-            conflicted = self._flow(path)["conflicted"]
+            conflicted = self.flows[path]["conflicted"]
             hook = self._hook(spec)
             calling = getattr(hook, "CALLING_BUILTINS", {})
         all_ids = self.ids
@@ -821,7 +831,7 @@ class Resolver:
                 if twins and not any(self.records[target[1]].defs[i].kind == "impl" for i in twins):
                     # `const f = ...` in two callbacks, or a conditional `def`: one node id, several bodies.
                     return [(target, AMBIGUOUS, 0.4, f"{name} is defined {len(twins)} times in {target[1]}")]
-                flow = self._flow_memo.get(target[1]) or self._flow(target[1])
+                flow = self.flows[target[1]]
                 wrapper = self._decorated_value(target) if target[2] in flow["decorated"] else None
                 if wrapper is not None:  # `@dec def f` with dec returning `inner`: calling f runs inner
                     return [(target, EXTRACTED, 1.0, ""), (wrapper[0], INFERRED, 0.8, wrapper[1])]
@@ -900,7 +910,7 @@ class Resolver:
 
     def _use_line(self, path: str, name: str, ref) -> int | None:
         """The line of a use, when what it means depends on it: its name is given several values in the file."""
-        flow = self._flow_memo.get(path) or self._flow(path)
+        flow = self.flows[path]
         return ref[4] if name in flow["conflicted"] else None
 
     def _unknown_receiver(self, path, rec, spec, name: str, scope: int) -> list[tuple]:
@@ -932,11 +942,9 @@ class Resolver:
     # determines it (an alias, a constructor, an annotation in scope) and names the step otherwise (a function's
     # return, an attribute set elsewhere). A name given two different values in one scope holds nothing.
 
-    def _flow(self, path: str) -> dict:
-        try:
-            return self._flow_memo[path]
-        except KeyError:
-            pass
+    def _flow_tables(self, path: str) -> dict:
+        """A file's value-flow tables (assignments, returns, attributes, holds, exports, callbacks, parameters,
+        yields, decorators), read off its references once; `self.flows[path]` asks for them."""
         values: dict[tuple[int, str], tuple | None] = {}
         assigned: dict[tuple[int, str], list[tuple]] = defaultdict(list)  # every value, in line order
         conflicted: set[str] = set()
@@ -1005,7 +1013,7 @@ class Resolver:
             elif kind == "yields" and scope >= 0:
                 yields[scope].append(("name", name, scope, line))
 
-        flow = self._flow_memo[path] = {
+        return {
             "values": values,
             "assigned": assigned,
             "conflicted": conflicted,
@@ -1018,7 +1026,6 @@ class Resolver:
             "yields": yields,
             "decorated": decorated,
         }
-        return flow
 
     def _evaluate(self, path: str, value: tuple, depth: int) -> tuple | None:
         how, expr, scope, _line = value
@@ -1048,7 +1055,7 @@ class Resolver:
         thing, reason = found
         if thing[0] != "def":
             return None
-        types = set(self._flow(thing[1])["callbacks"].get(thing[2], ()))
+        types = set(self.flows[thing[1]]["callbacks"].get(thing[2], ()))
         if len(types) != 1:
             return None
         type_name = types.pop()
@@ -1109,7 +1116,7 @@ class Resolver:
         value = target
         reasons = []
         for _relation, name, receiver, _scope, line in sorted(
-            self._flow(path)["decorated"][index], key=lambda r: -r[4]
+            self.flows[path]["decorated"][index], key=lambda r: -r[4]
         ):
             expr = f"{receiver}.{name}" if receiver else name
             found = self._expression(path, rec, spec, outer, expr, 1)
@@ -1158,7 +1165,7 @@ class Resolver:
         if container is None:
             thing, reason = called
             if thing[0] == "def" and self.records[thing[1]].defs[thing[2]].kind not in CLASS_LIKE:
-                yielded = self._flow(thing[1])["yields"].get(thing[2])
+                yielded = self.flows[thing[1]]["yields"].get(thing[2])
                 if yielded:
                     results = {self._evaluate(thing[1], value, depth + 1) for value in yielded}
                     if len(results) != 1 or None in results:
@@ -1185,7 +1192,7 @@ class Resolver:
         if d.kind in CLASS_LIKE:
             return ("instance", thing[1], thing[2]), reason
         results = set()
-        for returned in self._flow(thing[1])["returns"].get(thing[2], ()):
+        for returned in self.flows[thing[1]]["returns"].get(thing[2], ()):
             got = self._evaluate(thing[1], returned, depth + 1)
             results.add(got[0] if got is not None else None)
         if len(results) != 1 or None in results:
@@ -1196,7 +1203,7 @@ class Resolver:
         """The value of a local name, from `scope` outwards the way `lookup` walks scopes. A name given several
         values in one scope holds, at `line`, the last one assigned above it (a guess: branches and loops can
         reorder them); without a line, nothing."""
-        flow = self._flow_memo.get(path) or self._flow(path)
+        flow = self.flows[path]
         values = flow["values"]
         current = scope
         first = True
@@ -1227,9 +1234,9 @@ class Resolver:
 
     def _attr_value(self, path: str, cls: int, name: str, depth: int):
         """`self.name` of a class, set in one of its methods (or a base's); a guess, since any code may reset it."""
-        flows = self._flow_memo  # (`_flow` inline: walking a long method order calls it twice per class)
+        flows = self.flows
         for class_path, class_index in self.mro(path, cls):
-            flow = flows.get(class_path) or self._flow(class_path)
+            flow = flows[class_path]
             value = flow["attrs"].get((class_index, name))
             if value is not None:
                 got = self._evaluate(class_path, value, depth + 1)
@@ -1249,7 +1256,7 @@ class Resolver:
 
     def _param_scope(self, path, rec, spec, scope: int, name: str, skip_first: bool = False) -> int | None:
         """The function whose parameter `name` is, seen from `scope` (None when a value or nothing binds it)."""
-        flow = self._flow(path)
+        flow = self.flows[path]
         params = flow["params"]
         if not params:
             return None
@@ -1298,7 +1305,7 @@ class Resolver:
                         sites[called].append((site_path, ref))
                         for original in aliases.get(called, ()):
                             sites[original].append((site_path, ref))
-                        if params and "." not in ref[2] and (ref[3], called) in self._flow(site_path)["params"]:
+                        if params and "." not in ref[2] and (ref[3], called) in self.flows[site_path]["params"]:
                             sites[""].append((site_path, ref))
                     elif relation == "decorator":
                         sites[ref[1]].append((site_path, ref))
@@ -1325,7 +1332,7 @@ class Resolver:
         rec = self.records[path]
         spec = self.specs[rec.lang]
         d = rec.defs[function]
-        slot, _, default = self._flow(path)["params"][(function, name)].partition("=")
+        slot, _, default = self.flows[path]["params"][(function, name)].partition("=")
         target = ("def", path, function)
         values: dict[tuple, str] = {}
         sites = self._call_sites()
@@ -1413,7 +1420,7 @@ class Resolver:
             return None
         if (dec_name, line) in self._decorator_calls(site_path):
             return None
-        below = [r for r in self._flow(site_path)["decorated"][decorated] if r[4] > line]
+        below = [r for r in self.flows[site_path]["decorated"][decorated] if r[4] > line]
         value = (("def", site_path, decorated), "")
         if below:
             nearest = min(below, key=lambda r: r[4])
@@ -1480,7 +1487,7 @@ class Resolver:
                 else:
                     target = self._attribute(thing, part)
                     if target is None and thing[0] == "module":  # a module-level variable: `box.ASCII`
-                        value = self._flow(thing[1])["values"].get((-1, part))
+                        value = self.flows[thing[1]]["values"].get((-1, part))
                         got = self._evaluate(thing[1], value, depth + 1) if value is not None else None
                         found = (got[0], _joined(reason, got[1])) if got is not None else None
                     else:
@@ -1496,7 +1503,7 @@ class Resolver:
     def _held(self, path, rec, scope: int, container: str, subscript: str, line: int) -> list[tuple]:
         """`container[key]()`: the callable last stored under that key before this line, when the key is a
         literal the container was filled with; otherwise every callable it holds (candidates)."""
-        holds = self._flow(path)["holds"]
+        holds = self.flows[path]["holds"]
         current = scope
         while True:
             items = holds.get((current, container))
