@@ -405,8 +405,7 @@ def run_jedi(args) -> dict:
 def run_ts(args) -> dict:
     root = Path(args.repo).resolve()
     node_cache = Path(args.node_cache)
-    if not (node_cache / "node_modules" / "typescript").is_dir():
-        sys.exit(f"Error: no npm typescript in {node_cache} (npm install --prefix {node_cache} typescript)")
+    _need_typescript(node_cache)
     nodes, links = graph_of(root)
     suffixes = (".ts", ".tsx", ".mts", ".cts")
     files = sorted(
@@ -483,8 +482,7 @@ def _link_workspaces(root: Path) -> list[Path]:
 def run_modules(args) -> dict:
     root = Path(args.repo).resolve()
     node_cache = Path(args.node_cache)
-    if not (node_cache / "node_modules" / "typescript").is_dir():
-        sys.exit(f"Error: no npm typescript in {node_cache} (npm install --prefix {node_cache} typescript)")
+    _need_typescript(node_cache)
     from skillbox.graph.records import from_plain
     from skillbox.graph.walk import walk_tree
     from skillbox.graph.worker import extract_bytes
@@ -564,6 +562,24 @@ def run_modules(args) -> dict:
     for rel, module, ours, truth in wrong[:15]:
         print(f"  differs: {rel} imports {module!r}: ours {ours}, checker {truth}")
     return {"table": {f"{c}|{k}": dict(v) for (c, k), v in table.items()}, "differs": len(wrong)}
+
+
+# The compiler API the oracle scripts use (`ts.ScriptTarget`, `createProgram`): TypeScript 5. npm's latest (7.x, the
+# native port) no longer exports it, so the figures in bench/README.md were all taken with this release.
+TYPESCRIPT = "typescript@5.9.3"
+
+
+def _need_typescript(node_cache: Path) -> None:
+    """Exit with the install command unless the cache holds a TypeScript 5 compiler API."""
+    package = node_cache / "node_modules" / "typescript" / "package.json"
+    try:
+        version = json.loads(package.read_text())["version"]
+    except (OSError, ValueError, KeyError):
+        version = None
+    if version is None or not version.startswith("5."):
+        found = f"typescript {version}" if version else "no npm typescript"
+        install = f"npm install --prefix {node_cache} {TYPESCRIPT}"
+        sys.exit(f"Error: {found} in {node_cache}; the oracle needs {TYPESCRIPT} ({install})")
 
 
 def main() -> None:
