@@ -20,7 +20,8 @@ FAST_PATHS: dict[tuple[str, ...], str] = {
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Console-script entry point."""
+    """Run the CLI on `argv` (default: the process's arguments), leaving the process to the caller: tests call
+    it in-process; a process's entry points (console script, `-m`, the launcher) call `run`."""
     args = list(sys.argv[1:] if argv is None else argv)
     try:
         _dispatch(args)
@@ -34,7 +35,8 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def run() -> None:
-    """Run the CLI as the whole of a process (`python -m skillbox`, the launcher's `fast_start.py`).
+    """Run the CLI as the whole of a process (the `skillbox` console script, `python -m skillbox`, the launcher's
+    `fast_start.py`).
 
     A command whose click-free twin printed everything and holds nothing to close
     (`fast_path.nothing_left_to_finalize`) ends here without the interpreter's shutdown (`fast_path.end_process`);
