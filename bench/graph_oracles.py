@@ -10,6 +10,9 @@
   imports) is the truth. Precision of our edges per confidence level, recall of jedi's in-repo resolutions.
 - `ts`: the same with the TypeScript compiler API (`bench/ts_oracle.mjs`, npm `typescript` installed into a cache
   folder) on a TS repository.
+- `java`: the same with javac's attribution (`bench/JavaOracle.java`, run as a single-file program by the JDK's
+  `java`, 11 or newer; every .java file of the repository attributed together, with no classpath) on a Java
+  repository. A constructor call's truth is its class, as the graph's edge for `new C()` goes to the class.
 - `modules`: every bare import specifier of a JS/TS monorepo (`@acme/core/x`, `#internal`, tsconfig aliases)
   against `ts.resolveModuleName` with the importer's nearest tsconfig (`bench/ts_modules_oracle.mjs`). Workspace
   packages are linked into a temporary `node_modules/` at the root first, as a package manager's install would.
@@ -20,6 +23,7 @@ resolutions; PyCG precision >= 0.97 and recall >= 0.80.
     python bench/graph_oracles.py pycg [--snippets DIR]
     python bench/graph_oracles.py jedi --repo DIR [--sample 400] [--seed 13]
     python bench/graph_oracles.py ts --repo DIR [--sample 400] [--seed 13] [--node-cache DIR]
+    python bench/graph_oracles.py java --repo DIR [--sample 400] [--seed 13]
     python bench/graph_oracles.py modules --repo DIR [--node-cache DIR]
 """
 
@@ -31,6 +35,7 @@ import json
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -221,8 +226,9 @@ def site_edges(links: list) -> dict[tuple[str, int], list[dict]]:
 
 
 def score_sites(sites: list[tuple], nodes: dict, links: list, label: str) -> dict:
-    """sites: (file, line, callee name, truth) with truth = (file, line) of the definition, "external", or None
-    (the checker could not tell). A graph edge at a site is right when its target is the truth's definition."""
+    """sites: (file, line, callee name, truth) with truth = (file, line[, qualified name in the file]) of the
+    definition, "external", or None (the checker could not tell). A graph edge at a site is right when its target
+    is the truth's definition."""
     by_site = site_edges(links)
     node_at = {(n.get("file"), n.get("line"), n.get("name")): node_id for node_id, n in nodes.items()}
     # Overloads and redefinitions share one node (the first): a truth at a later one is that node when it is
@@ -239,7 +245,10 @@ def score_sites(sites: list[tuple], nodes: dict, links: list, label: str) -> dic
     for file, line, name, truth in sites:
         edges = [e for e in by_site.get((file, line), ()) if nodes.get(e["target"], {}).get("name") == name]
         truth_id = None
-        if isinstance(truth, tuple):
+        if isinstance(truth, tuple) and len(truth) > 2 and f"{truth[0]}::{truth[2]}" in nodes:
+            truth_id = f"{truth[0]}::{truth[2]}"  # the checker named the declaration (javac): overloads are one node
+            in_repo += 1
+        elif isinstance(truth, tuple):
             truth_id = node_at.get((truth[0], truth[1], name))
             if truth_id is None and len(by_name.get((truth[0], name), ())) == 1:
                 truth_id = by_name[(truth[0], name)][0]
@@ -253,7 +262,7 @@ def score_sites(sites: list[tuple], nodes: dict, links: list, label: str) -> dic
             kind = _reason_kind(edge.get("reason", ""))
             if truth is None:
                 unknown[confidence] += 1
-            elif edge["target"] == truth_id:
+            elif edge["target"] == truth_id or _constructor_of(edge["target"], truth_id, nodes):
                 right[confidence] += 1
                 by_reason[(confidence, kind)][0] += 1
             else:
@@ -262,7 +271,7 @@ def score_sites(sites: list[tuple], nodes: dict, links: list, label: str) -> dic
                 if len(examples[confidence]) < 6:
                     examples[confidence].append(f"{file}:{line} {name} -> {edge['target']} (truth {truth})")
         if isinstance(truth_id, str):
-            hit = [e for e in edges if e["target"] == truth_id]
+            hit = [e for e in edges if e["target"] == truth_id or _constructor_of(e["target"], truth_id, nodes)]
             found += bool(hit)
             sure = any(e["confidence"] != "AMBIGUOUS" for e in hit)
             found_sure += sure
@@ -295,6 +304,13 @@ def score_sites(sites: list[tuple], nodes: dict, links: list, label: str) -> dic
             print(f"  {'missed' if confidence == 'missed' else 'wrong ' + confidence}: {text}")
     out["recall"], out["recall_sure"] = recall, recall_sure
     return out
+
+
+def _constructor_of(target: str, truth_id, nodes: dict) -> bool:
+    """`new C()` answered with C's constructor (`C.C`, Java) where the checker names the class C: the same call."""
+    if not isinstance(truth_id, str) or not target.startswith(truth_id + "."):
+        return False
+    return nodes.get(target, {}).get("name") == nodes.get(truth_id, {}).get("name") == target.rsplit(".", 1)[-1]
 
 
 def _reason_kind(reason: str) -> str:
@@ -434,6 +450,39 @@ def run_ts(args) -> dict:
             truth = (truth[0], truth[1])
         judged.append((site["file"], site["line"], site["name"], truth))
     return score_sites(judged, nodes, links, f"{root.name} (tsc)")
+
+
+def run_java(args) -> dict:
+    root = Path(args.repo).resolve()
+    if shutil.which("java") is None:
+        sys.exit("Error: the java oracle needs a JDK's `java` (11 or newer) on PATH")
+    nodes, links = graph_of(root, suffixes=(".java",))
+    files = sorted({n["file"] for n in nodes.values() if n.get("file", "").endswith(".java")})
+    with tempfile.TemporaryDirectory() as tmp:
+        listing = Path(tmp) / "files.txt"
+        listing.write_text("\n".join(files) + "\n", encoding="utf-8")
+        started = time.perf_counter()
+        proc = subprocess.run(
+            ["java", str(REPO / "bench" / "JavaOracle.java"), str(root), str(listing)], capture_output=True, text=True
+        )
+        if proc.returncode != 0:
+            sys.exit(f"Error: JavaOracle failed: {proc.stderr.strip()[-800:]}")
+    rows = [json.loads(line) for line in proc.stdout.splitlines() if line]
+    print(f"javac: {len(rows)} call sites in {len(files)} files in {time.perf_counter() - started:.1f} s")
+    # The graph's edges carry a line, not a column: where one line calls one name twice with different truths
+    # (`toString().equals(o.toString())`), no edge can be told right or wrong, so those sites are left out.
+    truths: dict[tuple, set] = defaultdict(set)
+    for row in rows:
+        truths[(row["file"], row["line"], row["name"])].add(json.dumps(row["truth"]))
+    rows = [row for row in rows if len(truths[(row["file"], row["line"], row["name"])]) == 1]
+    random.Random(args.seed).shuffle(rows)
+    judged = []
+    for row in rows[: args.sample]:
+        truth = row["truth"]
+        if isinstance(truth, list):
+            truth = tuple(truth)
+        judged.append((row["file"], row["line"], row["name"], truth))
+    return score_sites(judged, nodes, links, f"{root.name} (javac)")
 
 
 def _import_kind(reason: str) -> str:
@@ -588,7 +637,7 @@ def main() -> None:
     p = sub.add_parser("pycg")
     p.add_argument("--snippets", default=str(CACHE / "pycg" / "micro-benchmark" / "snippets"))
     p.add_argument("-v", "--verbose", action="store_true", help="list every case that is not exact")
-    for name in ("jedi", "ts"):
+    for name in ("jedi", "ts", "java"):
         p = sub.add_parser(name)
         p.add_argument("--repo", required=True)
         p.add_argument("--sample", type=int, default=400)
@@ -598,7 +647,7 @@ def main() -> None:
     p.add_argument("--repo", required=True)
     p.add_argument("--node-cache", default=str(CACHE / "node"))
     args = parser.parse_args()
-    {"pycg": run_pycg, "jedi": run_jedi, "ts": run_ts, "modules": run_modules}[args.command](args)
+    {"pycg": run_pycg, "jedi": run_jedi, "ts": run_ts, "java": run_java, "modules": run_modules}[args.command](args)
 
 
 if __name__ == "__main__":
