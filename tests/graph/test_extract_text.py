@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import random
+import re
 
 import pytest
 
@@ -18,7 +19,7 @@ from skillbox.graph.extract import (
     NOTE_RE,
     SIMPLE_RECEIVER,
     clean_docstring,
-    receiver_form,
+    recorded_receiver,
 )
 
 
@@ -86,34 +87,59 @@ def test_clean_docstring_matches_definition_on_random_layouts():
 
 
 def receiver_by_definition(receiver: str) -> str:
-    if len(receiver) > 80 or not SIMPLE_RECEIVER.match(receiver):
-        receiver = "".join(receiver.split())
-        if len(receiver) > 80 or not SIMPLE_RECEIVER.match(receiver):
-            receiver = "?"
-    return receiver
+    if len(receiver) <= 80 and SIMPLE_RECEIVER.match(receiver):
+        return receiver
+    if not receiver.startswith("new"):
+        squashed = "".join(receiver.split())
+        if len(squashed) <= 80 and SIMPLE_RECEIVER.match(squashed):
+            return squashed
+    # Arguments dropped, by repeatedly emptying innermost parentheses (no quotes in these inputs).
+    text = re.sub(r"^new\s+", "", receiver)
+    text = re.sub(r"<[^()]*>(?=\()", "", text)
+    while True:
+        emptied = re.sub(r"\([^()]*\)", "\0", text)
+        if emptied == text:
+            break
+        text = emptied
+    text = "".join(text.replace("\0", "()").split())
+    chain = re.fullmatch(r"[A-Za-z_$@][\w$]*(\(\))?((\.|::|->)[A-Za-z_$][\w$]*(\(\))?)*", text)
+    return text if len(text) <= 80 and chain else "?"
 
 
 @pytest.mark.parametrize(
-    ("receiver", "form"),
+    ("receiver", "recorded"),
     [
-        ("self.app", 0),
-        ("os.path", 0),
-        ("super()", 0),
-        ("Foo::Bar", 0),
-        ("$this->db", 0),
-        ("this.server\n      .config", 1),
-        ("a . b", 1),
-        ("foo(bar).baz", 2),
-        ("items[0]", 2),
-        ("a" * 81, 2),
-        ("a.\n" + "b" * 79, 2),
-        ("", 2),
+        ("self.app", "self.app"),
+        ("os.path", "os.path"),
+        ("super()", "super()"),
+        ("Foo::Bar", "Foo::Bar"),
+        ("$this->db", "$this->db"),
+        ("this.server\n      .config", "this.server.config"),
+        ("a . b", "a.b"),
+        ("foo(bar).baz", "foo().baz"),
+        ("a.b(x, f(y)).c(z)", "a.b().c()"),
+        ("new Foo<Bar<T>>(x)", "Foo()"),
+        ("new GsonBuilder()\n    .setPrettyPrinting()", "GsonBuilder().setPrettyPrinting()"),
+        ("Foo::new(1)", "Foo::new()"),
+        ("$this->db->query($q)", "$this->db->query()"),
+        ("items[0]", "?"),
+        ("items[0].x(1)", "?"),
+        ("a < b", "?"),
+        ("new TypeToken<List<X>>() {}", "?"),
+        ("a" * 81, "?"),
+        ("a.\n" + "b" * 79, "?"),
+        ("", "?"),
     ],
 )
-def test_receiver_form_is_how_the_receiver_is_recorded(receiver, form):
-    assert receiver_form(receiver) == form
-    recorded = [receiver, "".join(receiver.split()), "?"][form]
+def test_receiver_is_recorded_as_a_chain_of_names_and_calls(receiver, recorded):
+    assert recorded_receiver(receiver) == recorded
     assert recorded == receiver_by_definition(receiver)
+
+
+def test_arguments_with_quotes_and_nesting_are_dropped_whole():
+    assert recorded_receiver("foo(\")\", g('(')).bar(`${x})`)") == "foo().bar()"
+    assert recorded_receiver("foo(a).bar(") == "?"  # unbalanced: nothing is guessed
+    assert recorded_receiver("foo(a)).bar") == "?"
 
 
 @pytest.mark.parametrize(

@@ -30,6 +30,10 @@ NOTE_RE = re.compile(r"^\W*(NOTE|WHY|HACK)\b\s*(?:\([^)]*\))?\s*[:\-]?\s*(.*)", 
 # Matches (on the raw bytes) every comment NOTE_RE matches and few others: most comments are never decoded.
 NOTE_PROBE = re.compile(rb"\W*(?:NOTE|WHY|HACK)\b")
 SIMPLE_RECEIVER = re.compile(r"^[A-Za-z_$@][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*(?:\(\))?$")
+# A chain of names and argument-less calls, what `recorded_receiver` makes of a chain of calls with arguments;
+# builders chain a dozen calls (`CodeBlock.builder().add().add()...build()`), so they may be longer than a name.
+CHAIN_LIMIT = 240
+CHAIN_RECEIVER = re.compile(r"^[A-Za-z_$@][\w$]*(?:\(\))?(?:(?:\.|::|->)[A-Za-z_$][\w$]*(?:\(\))?)*$")
 # The indentation of each line after the first that has text: `inspect.cleandoc` takes its margin from these.
 INDENTS = re.compile(r"\n([^\S\n]*)(?=\S)")
 COMMENT_MARKS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|//[/!]?|#|--\[?\[?|;+)\s?", re.M)
@@ -90,8 +94,8 @@ def _scope_kinds(language) -> tuple[frozenset[int], frozenset[int], int]:
 
 
 _ENGINES: dict[str, _Engine] = {}
-# Receiver text -> 0 kept as is, 1 kept without whitespace, 2 replaced by "?" (see `receiver_form`).
-_RECEIVER_FORMS: dict[str, int] = {}
+# Receiver text -> the text recorded for it (see `recorded_receiver`).
+_RECEIVER_FORMS: dict[str, str] = {}
 
 
 def _engine(spec: LanguageSpec) -> _Engine:
@@ -101,13 +105,69 @@ def _engine(spec: LanguageSpec) -> _Engine:
     return engine
 
 
-def receiver_form(receiver: str) -> int:
-    """How a receiver that is not a plain identifier is recorded: 0 as written, 1 without its whitespace (a
-    chain split over lines), 2 as "?" (a call with arguments, a subscript, anything longer than 80 characters)."""
+def recorded_receiver(receiver: str) -> str:
+    """How a receiver that is not a plain identifier is recorded: as written when it is a dotted name (`a.b`,
+    `Foo::Bar`, `make()`), without its whitespace when that makes one (a chain split over lines), with the
+    arguments of its calls dropped when that does (`a.b(x).c(y)` as `a.b().c()`, `new Foo<T>(x)` as `Foo()`: what
+    each call returns is what resolution follows, whatever it was given; up to CHAIN_LIMIT characters), else "?"
+    (a subscript, a lambda, an anonymous class, a name longer than 80 characters)."""
     if len(receiver) <= 80 and SIMPLE_RECEIVER.match(receiver):
-        return 0
-    squashed = "".join(receiver.split())
-    return 1 if len(squashed) <= 80 and SIMPLE_RECEIVER.match(squashed) else 2
+        return receiver
+    if not receiver.startswith("new"):  # (`new Foo()` squashed would be a call of `newFoo`)
+        squashed = "".join(receiver.split())
+        if len(squashed) <= 80 and SIMPLE_RECEIVER.match(squashed):
+            return squashed
+    if "(" in receiver:
+        stripped = _without_arguments(receiver)
+        if stripped is not None:
+            stripped = "".join(stripped.split())
+            if len(stripped) <= CHAIN_LIMIT and CHAIN_RECEIVER.match(stripped):
+                return stripped
+    return "?"
+
+
+_NEW = re.compile(r"^new\s+")
+_GENERIC_ARGUMENTS = re.compile(r"<[\w$.,?\s\[\]<>]*>")
+
+
+def _without_arguments(text: str) -> str | None:
+    """`text` with every call's argument list emptied, a leading `new ` and generic arguments right before a
+    call's parenthesis (`Foo<Bar<T>>(`) dropped; None when parentheses or quotes do not balance."""
+    text = _NEW.sub("", text, count=1)
+    out: list[str] = []
+    depth = 0
+    quote = ""
+    index, end = 0, len(text)
+    while index < end:
+        char = text[index]
+        if depth:
+            if quote:
+                if char == "\\":
+                    index += 1
+                elif char == quote:
+                    quote = ""
+            elif char in "'\"`":
+                quote = char
+            elif char == "(":
+                depth += 1
+            elif char == ")":
+                depth -= 1
+                if not depth:
+                    out.append("()")
+        elif char == "(":
+            depth = 1
+        elif char == ")":
+            return None
+        elif char == "<":
+            generic = _GENERIC_ARGUMENTS.match(text, index)
+            if generic is None or not text.startswith("(", generic.end()):
+                return None
+            index = generic.end()
+            continue
+        else:
+            out.append(char)
+        index += 1
+    return None if depth else "".join(out)
 
 
 OUTER_PREFIXES = ("definition.", "reference.", "position.", "argument.")
@@ -294,7 +354,7 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
 
 def _receiver(data: bytes, node, plain_kinds: dict, forms: dict) -> str:
     """A receiver node's text as a ref records it: literals as LITERAL, an identifier or `this` as written, anything
-    else normalised by `receiver_form` (the forms memoised per process in `forms`)."""
+    else normalised by `recorded_receiver` (memoised per process in `forms`)."""
     receiver = data[node.start_byte : node.end_byte].decode("utf-8", "replace")
     plain = plain_kinds.get(node.kind_id)
     if plain is None:
@@ -305,11 +365,10 @@ def _receiver(data: bytes, node, plain_kinds: dict, forms: dict) -> str:
     if plain == 2:
         return LITERAL
     if not plain:  # (1, an identifier or `this`, is kept as written)
-        form = forms.get(receiver)
-        if form is None:
-            form = forms[receiver] = receiver_form(receiver)
-        if form:
-            receiver = "".join(receiver.split()) if form == 1 else "?"
+        recorded = forms.get(receiver)
+        if recorded is None:
+            recorded = forms[receiver] = recorded_receiver(receiver)
+        return recorded
     return receiver
 
 
@@ -330,7 +389,7 @@ def _position(node, limit: int = 4) -> int:
 def _with_argument_refs(raw_refs: list, found: list[tuple]) -> list:
     """`raw_refs` with the argument facts of calls (`LanguageSpec` hook `call_arguments`: [(facts, dotted
     callee, index)]) each right after its call's own ref, where query matches of their own came (refs at one
-    position keep that order), the callee as their receiver in the form every receiver takes (`receiver_form`)."""
+    position keep that order), the callee as their receiver in the form every receiver takes (`recorded_receiver`)."""
     if not found:
         return raw_refs
     out = []
@@ -340,11 +399,10 @@ def _with_argument_refs(raw_refs: list, found: list[tuple]) -> list:
         start = index
         for position, relation, text, callee, line in passed:
             if dotted:
-                form = _RECEIVER_FORMS.get(callee)
-                if form is None:
-                    form = _RECEIVER_FORMS[callee] = receiver_form(callee)
-                if form:
-                    callee = "".join(callee.split()) if form == 1 else "?"
+                recorded = _RECEIVER_FORMS.get(callee)
+                if recorded is None:
+                    recorded = _RECEIVER_FORMS[callee] = recorded_receiver(callee)
+                callee = recorded
             out.append((position, relation, text, callee, line))
     out.extend(raw_refs[start:])
     return out

@@ -472,6 +472,9 @@ class Resolver:
                     scope_bindings[alias or name] = ("external", ext)
             if imp.alias:
                 scope_bindings[imp.alias] = ("external", ext)
+            elif hook is not None and hasattr(hook, "external_names"):
+                for name in hook.external_names(imp, lang):
+                    scope_bindings[name] = ("external", ext)
             return
         if isinstance(target, tuple):  # ("dir", folder): a package import (Go)
             for file in sorted(self.dir_files.get(target[1], ())):
@@ -613,6 +616,14 @@ class Resolver:
         kind = binding[0]
         if kind == "symbol":
             return self.module_attr(binding[1], binding[2], depth)
+        if kind == "member":  # ("member", file, class, name): Java `import a.B.Inner;`, `import static a.B.f;`
+            owner = self.module_attr(binding[1], binding[2], depth)
+            if owner is not None and owner[0] == "def":
+                # the class's own body only: bases are not complete while imports are bound (lookups are memoised)
+                index = self.children.get(owner[1], _EMPTY).get(owner[2], _EMPTY).get(binding[3])
+                if index is not None:
+                    return ("def", owner[1], index)
+            return self.module_attr(binding[1], binding[3], depth)
         return binding  # module / external
 
     def member(self, path: str, index: int, name: str, depth: int = 0) -> tuple[tuple | None, bool]:
@@ -712,7 +723,10 @@ class Resolver:
         while True:
             if look_here:
                 index = children.get(current, _EMPTY).get(name)
-                if index is not None:
+                # (not a constructor named as its class, `Foo` in class Foo's body: the name means the class)
+                if index is not None and (
+                    current < 0 or defs[current].name != name or defs[current].kind not in CLASS_LIKE
+                ):
                     return ("def", path, index)
                 binding = bindings.get(current, _EMPTY).get(name)
                 if binding is not None:
@@ -827,7 +841,7 @@ class Resolver:
             if target is not None:
                 if target[0] != "def" or not self._callable(spec, target, kind):
                     return []
-                twins = self.same_id.get((target[1], target[2]))
+                twins = None if spec.overloads else self.same_id.get((target[1], target[2]))
                 if twins and not any(self.records[target[1]].defs[i].kind == "impl" for i in twins):
                     # `const f = ...` in two callbacks, or a conditional `def`: one node id, several bodies.
                     return [(target, AMBIGUOUS, 0.4, f"{name} is defined {len(twins)} times in {target[1]}")]
@@ -835,10 +849,14 @@ class Resolver:
                 wrapper = self._decorated_value(target) if target[2] in flow["decorated"] else None
                 if wrapper is not None:  # `@dec def f` with dec returning `inner`: calling f runs inner
                     return [(target, EXTRACTED, 1.0, ""), (wrapper[0], INFERRED, 0.8, wrapper[1])]
-                return [(target, EXTRACTED, 1.0, "")]
+                return [self._resolved(spec, target)]
             found = self._variable(path, rec, spec, scope, name, 0, skip_first, self._use_line(path, name, ref))
             if found is not None:
                 return self._called(found, name)
+            if spec.inherited_in_scope:
+                inherited = self._inherited_member(path, rec, scope, name)
+                if inherited is not None:
+                    return [(inherited, INFERRED, 0.9, "inherited method")]
             at = self._param_scope(path, rec, spec, scope, name, skip_first)
             if at is not None:  # a parameter given several callables: one edge per callable (a few at most)
                 passed = self._passed(path, at, name, 0)
@@ -860,7 +878,7 @@ class Resolver:
                 return []
             target, inherited = self.member(path, cls, name)
             if target is not None:
-                return [(target, INFERRED, 0.9, "inherited method") if inherited else (target, EXTRACTED, 1.0, "")]
+                return [(target, INFERRED, 0.9, "inherited method") if inherited else self._resolved(spec, target)]
             held = self._attr_value(path, cls, name, 0)
             if held is not None:
                 return self._called(held, name)
@@ -871,14 +889,23 @@ class Resolver:
             container = (
                 None if head in spec.self_words else self._resolve_dotted(path, rec, spec, scope, receiver, skip_first)
             )
+            shadowed = container is not None and self._no_attributes(container)
+            if shadowed:
+                # `reader.next()` with `reader` a method or function of an outer scope too: a function has no
+                # members to call, so the receiver is the variable of that name (a local, a parameter, a field).
+                container = None
             if container is not None:
                 if container[0] in ("external", "unresolved"):
                     return []
                 target = self._attribute(container, name)
                 if target is not None:
-                    return [(target, EXTRACTED, 1.0, "")] if target[0] == "def" else []
+                    return [self._resolved(spec, target)] if target[0] == "def" else []
                 return []
-            value = self._expression(path, rec, spec, scope, receiver, 0, self._use_line(path, head, ref))
+            line = self._use_line(path, head, ref)
+            if shadowed and head == receiver:
+                value = self._variable(path, rec, spec, scope, head, 0, skip_first, line)
+            else:
+                value = self._expression(path, rec, spec, scope, receiver, 0, line)
             if value is not None:
                 thing, reason = value
                 if thing[0] == "instance":
@@ -886,7 +913,7 @@ class Resolver:
                     if target is not None:
                         if inherited:
                             reason = _joined(reason, "inherited method")
-                        return [(target, INFERRED, 0.85, reason) if reason else (target, EXTRACTED, 1.0, "")]
+                        return [(target, INFERRED, 0.85, reason) if reason else self._resolved(spec, target)]
                     held = self._attr_value(thing[1], thing[2], name, 0)
                     if held is not None:
                         return self._called(held, name)
@@ -894,7 +921,11 @@ class Resolver:
                 if thing[0] in ("def", "module"):
                     target = self._attribute(thing, name)
                     if target is not None and target[0] == "def":
-                        return [(target, INFERRED, 0.85, reason) if reason else (target, EXTRACTED, 1.0, "")]
+                        return [(target, INFERRED, 0.85, reason) if reason else self._resolved(spec, target)]
+            if shadowed:
+                return []  # (no variable of that name either: nothing to say about what it holds)
+            if head == receiver and self._library_instance(path, rec, spec, scope, head, skip_first):
+                return []  # `Map<K, V> m` (an imported library type), `s = requests.Session()`: the library's
             if head in spec.builtins and self.lookup(path, rec, scope, head, spec) is None:
                 return []  # `str.join`, `JSON.parse`, `Object.keys`: the language's own
             if receiver[:1].isupper() and receiver.isidentifier():
@@ -907,6 +938,35 @@ class Resolver:
                         reason = f"class {receiver} guessed: {classes[0][3]}"
                         return [(target, INFERRED, min(classes[0][2], 0.8), reason)]
         return self._unknown_receiver(path, rec, spec, name, scope)
+
+    def _resolved(self, spec, target: tuple) -> tuple:
+        """The edge to a definition the reference names for sure, unless the language overloads methods, a base
+        class declares the name too and one side has several definitions of it: then which of them the call's
+        argument types pick is a guess (Java `TypeVariableName.get(mirror)` runs the base class's
+        `TypeName.get(TypeMirror)`)."""
+        if spec.overloads and self._overloaded_in_a_base(target):
+            return (target, INFERRED, 0.85, "overloaded in a base class: picked by name, not by argument types")
+        return (target, EXTRACTED, 1.0, "")
+
+    def _overloaded_in_a_base(self, target: tuple) -> bool:
+        key = ("overloaded", target)
+        found = self._memo.get(key)
+        if found is None:
+            found = False
+            d = self.records[target[1]].defs[target[2]]
+            parent = d.parent
+            if parent >= 0 and self.records[target[1]].defs[parent].kind in CLASS_LIKE:
+                children, same_id = self.children, self.same_id
+                overloaded = (target[1], target[2]) in same_id  # several bodies under this one node
+                for base_path, base_index in self.mro(target[1], parent)[1:]:
+                    other = children.get(base_path, _EMPTY).get(base_index, _EMPTY).get(d.name)
+                    # One definition here and one there is an override (`speak` of an interface): the call runs
+                    # this one whatever the arguments. Several on either side may be overloads.
+                    if other is not None and (overloaded or (base_path, other) in same_id):
+                        found = True
+                        break
+            self._memo[key] = found
+        return found
 
     def _use_line(self, path: str, name: str, ref) -> int | None:
         """The line of a use, when what it means depends on it: its name is given several values in the file."""
@@ -1228,9 +1288,60 @@ class Resolver:
                 passed = self._passed(path, current, name, depth)
                 return passed[0] if len(passed) == 1 else None
             if current < 0:
-                return None
+                return self._inherited_field(path, rec, scope, name, depth) if spec.inherited_in_scope else None
             current = rec.defs[current].parent
             first = False
+
+    def _library_instance(self, path, rec, spec, scope: int, name: str, skip_first: bool = False) -> bool:
+        """Whether the variable `name` (seen from `scope`) holds an instance of a type from outside the
+        repository: declared or constructed from an imported library name (`java.util.Map`, `requests.Session`)
+        or a builtin (`String`, `new Map()`). Its methods are the library's, never a repository method's."""
+        values = self.flows[path]["values"]
+        current = scope
+        first = True
+        while True:
+            skip = (first and skip_first) or (
+                not first and current >= 0 and not spec.class_scope_visible and rec.defs[current].kind in CLASS_LIKE
+            )
+            if not skip and (current, name) in values:
+                value = values[(current, name)]
+                if value is None or value[0] != "call":
+                    return False
+                callee = value[1].split(".", 1)[0]
+                target = self.lookup(path, rec, value[2], callee, spec)
+                if target is None:
+                    return callee in spec.builtins
+                return target[0] == "external"  # (not "unresolved": a repository import gone missing)
+            if current < 0:
+                return False
+            current = rec.defs[current].parent
+            first = False
+
+    def _inherited_member(self, path: str, rec: FileRecord, scope: int, name: str) -> tuple | None:
+        """A bare `name(...)` in a method: a member one of the enclosing classes inherits (its own were found by
+        `lookup`), innermost class first."""
+        current = scope
+        while current >= 0:
+            if rec.defs[current].kind in CLASS_LIKE:
+                target, inherited = self.member(path, current, name)
+                if target is not None and inherited:
+                    return target
+            current = rec.defs[current].parent
+        return None
+
+    def _inherited_field(self, path: str, rec: FileRecord, scope: int, name: str, depth: int):
+        """The value of a bare `name` that is a field a base of an enclosing class declares (`delegate` of
+        `JsonParserDelegate` in its subclass), innermost class first."""
+        flows = self.flows
+        current = scope
+        while current >= 0:
+            if rec.defs[current].kind in CLASS_LIKE:
+                for base_path, base_index in self.mro(path, current)[1:]:
+                    value = flows[base_path]["values"].get((base_index, name))
+                    if value is not None:
+                        return self._evaluate(base_path, value, depth + 1)
+            current = rec.defs[current].parent
+        return None
 
     def _attr_value(self, path: str, cls: int, name: str, depth: int):
         """`self.name` of a class, set in one of its methods (or a base's); a guess, since any code may reset it."""
@@ -1467,11 +1578,14 @@ class Resolver:
                     found = (("instance", path, cls), "") if cls >= 0 else None
                 else:
                     target = self.lookup(path, rec, scope, part, spec)
+                    if target is not None and not call and len(parts) > 1 and self._no_attributes(target):
+                        target = None  # `reader.x` with a function `reader` in scope: the variable (see _resolve_ref)
                     if target is not None:
                         found = (target, "") if target[0] in ("def", "module") else None
                     else:
                         found = self._variable(path, rec, spec, scope, part, depth, line=line)
-                        if found is None and spec.package_scope:  # Go: a type of another file of the package
+                        if found is None and (spec.package_scope or spec.namespaces):
+                            # Go, Java: a type of another file of the package; C#: of a namespace in use
                             same = self._guess(path, rec, spec, part, methods=False)
                             if len(same) == 1 and same[0][1] == EXTRACTED:
                                 found = (same[0][0], "")
@@ -1486,7 +1600,12 @@ class Resolver:
                         found = (held[0], _joined(reason, held[1])) if held is not None else None
                 else:
                     target = self._attribute(thing, part)
-                    if target is None and thing[0] == "module":  # a module-level variable: `box.ASCII`
+                    if target is None and thing[0] == "def" and not self._no_attributes(thing):
+                        # a class-level variable: a static field `Style.PRETTY`, an enum constant, `A.x = B()`
+                        value = self.flows[thing[1]]["values"].get((thing[2], part))
+                        got = self._evaluate(thing[1], value, depth + 1) if value is not None else None
+                        found = (got[0], _joined(reason, got[1])) if got is not None else None
+                    elif target is None and thing[0] == "module":  # a module-level variable: `box.ASCII`
                         value = self.flows[thing[1]]["values"].get((-1, part))
                         got = self._evaluate(thing[1], value, depth + 1) if value is not None else None
                         found = (got[0], _joined(reason, got[1])) if got is not None else None
@@ -1542,14 +1661,16 @@ class Resolver:
         return found
 
     def _namespaces_seen(self, path: str, rec: FileRecord) -> frozenset[str]:
-        """The namespaces whose types a bare name in `path` can mean: its own and their parents, its `using`s."""
+        """The namespaces whose types a bare name in `path` can mean: its own (and, "nested", their parents),
+        its `using`s and on-demand imports (`import a.b.*`)."""
         key = ("seen", path)
         found = self._memo.get(key)
         if found is None:
-            seen = {imp.module for imp in rec.imports}
+            seen = {imp.module.removesuffix(".*") for imp in rec.imports}
+            nested = self.specs[rec.lang].namespaces == "nested"
             for namespace in self._declared_namespaces(path):
                 parts = namespace.split(".")
-                seen.update(".".join(parts[:cut]) for cut in range(1, len(parts) + 1))
+                seen.update(".".join(parts[:cut]) for cut in range(1 if nested else len(parts), len(parts) + 1))
             found = self._memo[key] = frozenset(seen)
         return found
 
@@ -1573,6 +1694,14 @@ class Resolver:
             if target is None:
                 return None
         return target
+
+    def _no_attributes(self, target: tuple) -> bool:
+        """A definition `_attribute` finds nothing in (a function or method: only classes and modules have
+        members here)."""
+        if target[0] != "def":
+            return False
+        kind = self.records[target[1]].defs[target[2]].kind
+        return kind not in CLASS_LIKE and kind != "module"
 
     def _attribute(self, container: tuple, name: str) -> tuple | None:
         if container[0] == "module":

@@ -63,9 +63,17 @@ class LanguageSpec:
     # Another file's definitions are visible only through an import (Python, JS/TS, Rust): a bare name that
     # nothing in scope binds is a local, a parameter or a global, never a same-named definition elsewhere.
     imports_required: bool = False
-    # Files declare namespaces and `using`/`import` them (C#): a bare type name means the definition in a
-    # namespace the file is in or uses.
-    namespaces: bool = False
+    # Files declare namespaces and `using`/`import` them: a bare type name means the definition in a namespace
+    # the file is in or uses. "nested": the enclosing namespaces are visible too (C# `namespace A.B` sees A's
+    # types); "packages": only the file's own package and its on-demand imports (Java `package a.b;`,
+    # `import c.d.*;`).
+    namespaces: str = ""
+    # Same-named methods of one class are overloads (Java): one node stands for all of them, so a call to that
+    # node is no guess between bodies (as it is for Python's conditional `def`s).
+    overloads: bool = False
+    # A method body sees its class's inherited members by bare name (Java `assertToken(...)` of a base test class,
+    # a base's field `delegate`), not only the class's own.
+    inherited_in_scope: bool = False
     # Method names that construct an instance of their receiver class (Ruby `Foo.new`).
     constructors: tuple[str, ...] = ()
     # A callback (a call's function argument) around a definition is a scope of the record without a node
@@ -136,6 +144,29 @@ RUST_BUILTIN_METHODS = _words(
     into from default"""
 )
 
+# java.lang: visible in every Java file without an import.
+JAVA_LANG = _words(
+    """Object String Integer Long Short Byte Character Boolean Float Double Number Math StrictMath System Thread
+    Runtime StringBuilder StringBuffer CharSequence Class ClassLoader Enum Record Iterable Comparable Cloneable
+    AutoCloseable Runnable Void Throwable Exception RuntimeException Error AssertionError
+    IllegalArgumentException IllegalStateException NullPointerException UnsupportedOperationException
+    IndexOutOfBoundsException ArrayIndexOutOfBoundsException ClassCastException ArithmeticException
+    NumberFormatException CloneNotSupportedException InterruptedException ReflectiveOperationException
+    ClassNotFoundException NoSuchFieldException NoSuchMethodException SecurityException StackOverflowError
+    OutOfMemoryError Override Deprecated SuppressWarnings FunctionalInterface SafeVarargs ThreadLocal"""
+)
+# What every Object has, and the methods of java.lang's and java.util's everyday types (String, StringBuilder,
+# collections, maps, iterators, streams, Optional): on a receiver of unknown type far likelier these than the
+# repository's method of that name.
+JAVA_BUILTIN_METHODS = _words(
+    """equals hashCode toString getClass notify notifyAll wait clone finalize length charAt substring isEmpty
+    isBlank trim strip split startsWith endsWith contains indexOf lastIndexOf replace toLowerCase toUpperCase
+    format valueOf append insert size get put add addAll remove removeAll containsKey containsValue keySet values
+    entrySet getKey getValue iterator hasNext next stream forEach map filter collect orElse orElseThrow isPresent
+    ifPresent intValue longValue doubleValue booleanValue compareTo getMessage getCause printStackTrace
+    getName getSimpleName cast isInstance ordinal name"""
+)
+
 
 LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec(
@@ -201,10 +232,23 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
         callable_types=False,
         imports_required=True,
     ),
-    LanguageSpec("java", (".java",), "tree_sitter_java", hooks="skillbox.graph.languages.dotted", family="jvm"),
+    LanguageSpec(
+        "java",
+        (".java",),
+        "tree_sitter_java",
+        hooks="skillbox.graph.languages.dotted",
+        family="jvm",
+        namespaces="packages",
+        builtins=JAVA_LANG,
+        builtin_methods=JAVA_BUILTIN_METHODS,
+        overloads=True,
+        inherited_in_scope=True,
+    ),
     LanguageSpec("c", (".c", ".h"), "tree_sitter_c", family="c"),
     LanguageSpec("cpp", (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++"), "tree_sitter_cpp", family="c"),
-    LanguageSpec("csharp", (".cs",), "tree_sitter_c_sharp", hooks="skillbox.graph.languages.dotted", namespaces=True),
+    LanguageSpec(
+        "csharp", (".cs",), "tree_sitter_c_sharp", hooks="skillbox.graph.languages.dotted", namespaces="nested"
+    ),
     LanguageSpec("ruby", (".rb",), "tree_sitter_ruby", self_words=("self",), constructors=("new",)),
     LanguageSpec(
         "php",

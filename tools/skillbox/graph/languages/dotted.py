@@ -2,7 +2,9 @@
 
 `com.example.model.Dog` is looked for as a file ending in `com/example/model/Dog.<ext>` (the Java/PSR-4
 convention), then as the folder part plus the last name; the imported name is bound to that file's definition.
-Namespace imports (`using System;`, `import a.b.*`) bind nothing. PHP `require`/`include` are paths.
+Namespace imports (`using System;`, `import a.b.*`) bind nothing. PHP `require`/`include` are paths. A type
+imported from outside the repository (`import java.util.Map;`) binds its name to the external package, so
+`Map.of(...)` and a `Map m` receiver are known to be the library's, never guessed to be a repository method.
 """
 
 from __future__ import annotations
@@ -63,6 +65,9 @@ def resolve_import(path: str, imp, resolver):
             break
         target = resolver.suffix_file("/".join(segments[:cut]), exts)
         if target:
+            if cut < len(segments) and resolver.records[path].lang == "java":
+                # `a.B.Inner` / `import static a.B.f`: a member of class B, which file a/B.java holds
+                return target, {local: ("member", target, segments[-2], segments[-1])}
             return target, {local: ("symbol", target, segments[-1])}
     # Folders need not mirror packages (Kotlin, PSR-4 prefixes): the one file named after the type, if unique.
     for cut in range(len(segments) - 1, 0, -1):
@@ -80,3 +85,14 @@ def external_name(module: str) -> str:
         return module[5:]
     segments = module.split(".")
     return ".".join(segments[:2]) if len(segments) > 2 else module
+
+
+def external_names(imp, lang: str) -> tuple[str, ...]:
+    """The names an import the repository cannot satisfy binds (to the external package): the imported type
+    (`import java.util.Map` binds `Map`, `import static org.junit.Assert.assertEquals` binds `assertEquals`).
+    Not C# `using A.B;`, which names a namespace, and not `a.b.*`."""
+    module = imp.module
+    if lang == "csharp" or module.startswith("path:") or module.endswith((".*", "._")):
+        return ()
+    last = module.rsplit(".", 1)[-1]
+    return (last,) if last.isidentifier() else ()
