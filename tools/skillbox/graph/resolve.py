@@ -846,7 +846,13 @@ class Resolver:
                     # `const f = ...` in two callbacks, or a conditional `def`: one node id, several bodies.
                     return [(target, AMBIGUOUS, 0.4, f"{name} is defined {len(twins)} times in {target[1]}")]
                 flow = self.flows[target[1]]
-                wrapper = self._decorated_value(target) if target[2] in flow["decorated"] else None
+                # (a base is the class its name defines: a class decorator that returns another class is rare,
+                # and following one costs the parameter flow of every decorator above a base, twice per build)
+                wrapper = (
+                    self._decorated_value(target)
+                    if target[2] in flow["decorated"] and kind not in BASE_RELATIONS
+                    else None
+                )
                 if wrapper is not None:  # `@dec def f` with dec returning `inner`: calling f runs inner
                     return [(target, EXTRACTED, 1.0, ""), (wrapper[0], INFERRED, 0.8, wrapper[1])]
                 return [self._resolved(spec, target)]
