@@ -859,7 +859,7 @@ class Resolver:
             found = self._variable(path, rec, spec, scope, name, 0, skip_first, self._use_line(path, name, ref))
             if found is not None:
                 return self._called(found, name)
-            if spec.inherited_in_scope:
+            if spec.inherited_in_scope and kind not in BASE_RELATIONS:  # (bases are incomplete while drawn)
                 inherited = self._inherited_member(path, rec, scope, name)
                 if inherited is not None:
                     return [(inherited, INFERRED, 0.9, "inherited method")]
@@ -959,9 +959,12 @@ class Resolver:
         found = self._memo.get(key)
         if found is None:
             found = False
-            d = self.records[target[1]].defs[target[2]]
+            defs = self.records[target[1]].defs
+            d = defs[target[2]]
             parent = d.parent
-            if parent >= 0 and self.records[target[1]].defs[parent].kind in CLASS_LIKE:
+            # Methods only: classes are what base references name, resolved while the bases are still being
+            # drawn (this answer is kept for the whole build).
+            if d.kind not in CLASS_LIKE and parent >= 0 and defs[parent].kind in CLASS_LIKE:
                 children, same_id = self.children, self.same_id
                 overloaded = (target[1], target[2]) in same_id  # several bodies under this one node
                 for base_path, base_index in self.mro(target[1], parent)[1:]:
