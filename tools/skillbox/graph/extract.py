@@ -18,6 +18,7 @@ from operator import itemgetter
 from skillbox.graph import ts
 from skillbox.graph.languages import LanguageSpec
 
+# Record kinds that hold members (`Class.name`): extraction nests methods in them, resolution looks members up.
 CLASS_LIKE = frozenset({"class", "interface", "type", "impl"})
 # Callback scopes (`LanguageSpec.callback_scopes`, JS/TS): the function-like node around a definition is a scope
 # of the record (kind "scope", no node of the graph) when it is a call's argument (`describe(..., () => {...})`).

@@ -25,7 +25,7 @@ import posixpath
 import re
 from collections import defaultdict
 
-from skillbox.graph.extract import LITERAL
+from skillbox.graph.extract import CLASS_LIKE, LITERAL
 from skillbox.graph.languages import by_name
 from skillbox.graph.languages.js_project import PROJECT_LANG
 from skillbox.graph.lookup_memo import MISS, Chain, Frames, Memo
@@ -33,7 +33,6 @@ from skillbox.graph.records import FileRecord
 
 EXTRACTED, INFERRED, AMBIGUOUS = "EXTRACTED", "INFERRED", "AMBIGUOUS"
 MAX_AMBIGUOUS = 3
-CLASS_LIKE = frozenset({"class", "interface", "type", "impl"})
 CALLABLE_KINDS = frozenset({"class", "function", "interface", "type"})
 NODE_KIND = {"impl": "type", "objmethod": "method"}  # record kinds shown as another node kind
 REF_RELATION = {
