@@ -60,6 +60,17 @@ def read_graph(out: Path) -> Graph:
     return Graph(out / "graph.json")
 
 
+def graph_of(project, files: dict[str, str | bytes]) -> Graph:
+    """The graph of a small project written from `files` (built in this process, one job)."""
+    from skillbox.graph.build import build_graph
+
+    return read_graph(build_graph(project(files), jobs=1).out_dir)
+
+
+def calls(g: Graph, source: str | None = None, target: str | None = None) -> list[dict]:
+    return g.edges("calls", source=source, target=target)
+
+
 FLASK = "flask==3.1.3"
 CACHE = Path(os.environ.get("SKILLBOX_TEST_CACHE", Path.home() / ".cache" / "skillbox-tests"))
 

@@ -7,19 +7,10 @@ same name as a receiver, and an instance of a library type is the library's. Rea
 
 from __future__ import annotations
 
-from skillbox.graph.build import build_graph
-from tests.graph.conftest import read_graph
+from tests.graph.conftest import calls, graph_of
 
 MAIN = "src/main/java/com/acme/"
 TEST = "src/test/java/com/acme/"
-
-
-def graph_of(project, files):
-    return read_graph(build_graph(project(files), jobs=1).out_dir)
-
-
-def calls(g, source=None, target=None):
-    return g.edges("calls", source=source, target=target)
 
 
 def one(g, source, target):

@@ -4,16 +4,7 @@ order) resolves calls, and every guess carries its reason. Real tree-sitter pars
 
 from __future__ import annotations
 
-from skillbox.graph.build import build_graph
-from tests.graph.conftest import read_graph
-
-
-def graph_of(project, files):
-    return read_graph(build_graph(project(files), jobs=1).out_dir)
-
-
-def calls(g, source=None, target=None):
-    return g.edges("calls", source=source, target=target)
+from tests.graph.conftest import calls, graph_of
 
 
 def test_python_literal_and_builtin_receivers_do_not_bind_to_repo_methods(project):

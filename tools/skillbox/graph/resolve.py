@@ -1267,88 +1267,88 @@ class Resolver:
             return None
         return results.pop(), _joined(reason, f"returned by {d.qualname}")
 
+    def _nearest_binding(self, path, rec, spec, scope: int, name: str, skip_first: bool = False):
+        """Where `name` is bound as a variable, from `scope` outwards the way `lookup` walks scopes: ("value",
+        scope) when it is assigned there, ("param", scope) when it is a parameter there, None when neither."""
+        flow = self.flows[path]
+        values, params = flow["values"], flow["params"]
+        defs = rec.defs
+        hide_classes = not spec.class_scope_visible  # (an enclosing class body is no scope of its methods)
+        current = scope
+        first = True
+        while True:
+            if not (
+                (first and skip_first)
+                or (not first and current >= 0 and hide_classes and defs[current].kind in CLASS_LIKE)
+            ):
+                if (current, name) in values:
+                    return "value", current
+                if (current, name) in params:
+                    return "param", current
+            if current < 0:
+                return None
+            current = defs[current].parent
+            first = False
+
     def _variable(self, path, rec, spec, scope: int, name: str, depth: int, skip_first: bool = False, line=None):
         """The value of a local name, from `scope` outwards the way `lookup` walks scopes. A name given several
         values in one scope holds, at `line`, the last one assigned above it (a guess: branches and loops can
         reorder them); without a line, nothing."""
+        bound = self._nearest_binding(path, rec, spec, scope, name, skip_first)
+        if bound is None:
+            return self._inherited_field(path, rec, scope, name, depth) if spec.inherited_in_scope else None
+        how, at = bound
+        if how == "param":
+            passed = self._passed(path, at, name, depth)
+            return passed[0] if len(passed) == 1 else None
         flow = self.flows[path]
-        values = flow["values"]
-        current = scope
-        first = True
-        while True:
-            skip = (first and skip_first) or (
-                not first and current >= 0 and not spec.class_scope_visible and rec.defs[current].kind in CLASS_LIKE
-            )
-            if not skip and (current, name) in values:
-                value = values[(current, name)]
-                if value is not None:
-                    return self._evaluate(path, value, depth)
-                if line is None:
-                    return None
-                above = [v for v in flow["assigned"][(current, name)] if v[3] < line]
-                if not above:
-                    return None
-                got = self._evaluate(path, above[-1], depth)
-                if got is None:
-                    return None
-                return got[0], _joined(got[1], f"the last value given to {name} above this line (line {above[-1][3]})")
-            if not skip and (current, name) in flow["params"]:
-                passed = self._passed(path, current, name, depth)
-                return passed[0] if len(passed) == 1 else None
-            if current < 0:
-                return self._inherited_field(path, rec, scope, name, depth) if spec.inherited_in_scope else None
-            current = rec.defs[current].parent
-            first = False
+        value = flow["values"][(at, name)]
+        if value is not None:
+            return self._evaluate(path, value, depth)
+        if line is None:
+            return None
+        above = [v for v in flow["assigned"][(at, name)] if v[3] < line]
+        if not above:
+            return None
+        got = self._evaluate(path, above[-1], depth)
+        if got is None:
+            return None
+        return got[0], _joined(got[1], f"the last value given to {name} above this line (line {above[-1][3]})")
 
     def _library_instance(self, path, rec, spec, scope: int, name: str, skip_first: bool = False) -> bool:
         """Whether the variable `name` (seen from `scope`) holds an instance of a type from outside the
         repository: declared or constructed from an imported library name (`java.util.Map`, `requests.Session`)
         or a builtin (`String`, `new Map()`). Its methods are the library's, never a repository method's."""
-        values = self.flows[path]["values"]
-        current = scope
-        first = True
-        while True:
-            skip = (first and skip_first) or (
-                not first and current >= 0 and not spec.class_scope_visible and rec.defs[current].kind in CLASS_LIKE
-            )
-            if not skip and (current, name) in values:
-                value = values[(current, name)]
-                if value is None or value[0] != "call":
-                    return False
-                callee = value[1].split(".", 1)[0]
-                target = self.lookup(path, rec, value[2], callee, spec)
-                if target is None:
-                    return callee in spec.builtins
-                return target[0] == "external"  # (not "unresolved": a repository import gone missing)
-            if current < 0:
-                return False
-            current = rec.defs[current].parent
-            first = False
+        bound = self._nearest_binding(path, rec, spec, scope, name, skip_first)
+        if bound is None or bound[0] != "value":
+            return False
+        value = self.flows[path]["values"][(bound[1], name)]
+        if value is None or value[0] != "call":
+            return False
+        callee = value[1].split(".", 1)[0]
+        target = self.lookup(path, rec, value[2], callee, spec)
+        if target is None:
+            return callee in spec.builtins
+        return target[0] == "external"  # (not "unresolved": a repository import gone missing)
 
     def _inherited_member(self, path: str, rec: FileRecord, scope: int, name: str) -> tuple | None:
         """A bare `name(...)` in a method: a member one of the enclosing classes inherits (its own were found by
         `lookup`), innermost class first."""
-        current = scope
-        while current >= 0:
-            if rec.defs[current].kind in CLASS_LIKE:
-                target, inherited = self.member(path, current, name)
-                if target is not None and inherited:
-                    return target
-            current = rec.defs[current].parent
+        for cls in _enclosing_classes(rec, scope):
+            target, inherited = self.member(path, cls, name)
+            if target is not None and inherited:
+                return target
         return None
 
     def _inherited_field(self, path: str, rec: FileRecord, scope: int, name: str, depth: int):
         """The value of a bare `name` that is a field a base of an enclosing class declares (`delegate` of
         `JsonParserDelegate` in its subclass), innermost class first."""
         flows = self.flows
-        current = scope
-        while current >= 0:
-            if rec.defs[current].kind in CLASS_LIKE:
-                for base_path, base_index in self.mro(path, current)[1:]:
-                    value = flows[base_path]["values"].get((base_index, name))
-                    if value is not None:
-                        return self._evaluate(base_path, value, depth + 1)
-            current = rec.defs[current].parent
+        for cls in _enclosing_classes(rec, scope):
+            for base_path, base_index in self.mro(path, cls)[1:]:
+                value = flows[base_path]["values"].get((base_index, name))
+                if value is not None:
+                    return self._evaluate(base_path, value, depth + 1)
         return None
 
     def _attr_value(self, path: str, cls: int, name: str, depth: int):
@@ -1375,25 +1375,10 @@ class Resolver:
 
     def _param_scope(self, path, rec, spec, scope: int, name: str, skip_first: bool = False) -> int | None:
         """The function whose parameter `name` is, seen from `scope` (None when a value or nothing binds it)."""
-        flow = self.flows[path]
-        params = flow["params"]
-        if not params:
+        if not self.flows[path]["params"]:
             return None
-        values = flow["values"]
-        current = scope
-        first = True
-        while current >= 0:
-            skip = (first and skip_first) or (
-                not first and not spec.class_scope_visible and rec.defs[current].kind in CLASS_LIKE
-            )
-            if not skip:
-                if (current, name) in values:
-                    return None
-                if (current, name) in params:
-                    return current
-            current = rec.defs[current].parent
-            first = False
-        return None
+        bound = self._nearest_binding(path, rec, spec, scope, name, skip_first)
+        return bound[1] if bound is not None and bound[0] == "param" else None
 
     def _call_sites(self) -> dict[str, list[tuple]]:
         """Called name -> [(file, arg or decorator ref)] over all files: the arguments passed to that name. A
@@ -1608,13 +1593,13 @@ class Resolver:
                         found = (held[0], _joined(reason, held[1])) if held is not None else None
                 else:
                     target = self._attribute(thing, part)
-                    if target is None and thing[0] == "def" and not self._no_attributes(thing):
-                        # a class-level variable: a static field `Style.PRETTY`, an enum constant, `A.x = B()`
-                        value = self.flows[thing[1]]["values"].get((thing[2], part))
-                        got = self._evaluate(thing[1], value, depth + 1) if value is not None else None
-                        found = (got[0], _joined(reason, got[1])) if got is not None else None
-                    elif target is None and thing[0] == "module":  # a module-level variable: `box.ASCII`
-                        value = self.flows[thing[1]]["values"].get((-1, part))
+                    if target is None and (
+                        thing[0] == "module" or (thing[0] == "def" and not self._no_attributes(thing))
+                    ):
+                        # a variable of the module (`box.ASCII`) or of the class (a static field `Style.PRETTY`,
+                        # an enum constant, `A.x = B()`)
+                        level = -1 if thing[0] == "module" else thing[2]
+                        value = self.flows[thing[1]]["values"].get((level, part))
                         got = self._evaluate(thing[1], value, depth + 1) if value is not None else None
                         found = (got[0], _joined(reason, got[1])) if got is not None else None
                     else:
@@ -1778,6 +1763,14 @@ class Resolver:
             reason = f"one of {len(candidates)} {what}s of that name"
             return [(("def", *c), AMBIGUOUS, 0.3, reason) for c in sorted(candidates)]
         return []
+
+
+def _enclosing_classes(rec: FileRecord, scope: int):
+    """The classes around `scope` (itself included when it is one), innermost first."""
+    while scope >= 0:
+        if rec.defs[scope].kind in CLASS_LIKE:
+            yield scope
+        scope = rec.defs[scope].parent
 
 
 def _key(text: str) -> str:
