@@ -225,17 +225,20 @@ def site_edges(links: list) -> dict[tuple[str, int], list[dict]]:
     return out
 
 
-def score_sites(sites: list[tuple], nodes: dict, links: list, label: str) -> dict:
+def score_sites(sites: list[tuple], nodes: dict, links: list, label: str, shown: int = 10) -> dict:
     """sites: (file, line, callee name, truth) with truth = (file, line[, qualified name in the file]) of the
     definition, "external", or None (the checker could not tell). A graph edge at a site is right when its target
-    is the truth's definition."""
+    is the truth's definition. `shown` caps the missed and wrong edges printed as examples."""
     by_site = site_edges(links)
     node_at = {(n.get("file"), n.get("line"), n.get("name")): node_id for node_id, n in nodes.items()}
     # Overloads and redefinitions share one node (the first): a truth at a later one is that node when it is
     # the only node of that name in the file.
     by_name: dict[tuple, list[str]] = defaultdict(list)
+    functions: dict[str, list[tuple[int, int]]] = defaultdict(list)  # file -> (line, end line) of its functions
     for node_id, n in nodes.items():
         by_name[(n.get("file"), n.get("name"))].append(node_id)
+        if n.get("kind") in ("function", "method") and n.get("end_line"):
+            functions[n["file"]].append((n["line"], n["end_line"]))
     right: dict[str, int] = defaultdict(int)
     wrong: dict[str, int] = defaultdict(int)
     unknown: dict[str, int] = defaultdict(int)
@@ -251,7 +254,9 @@ def score_sites(sites: list[tuple], nodes: dict, links: list, label: str) -> dic
         elif isinstance(truth, tuple):
             truth_id = node_at.get((truth[0], truth[1], name))
             if truth_id is None and len(by_name.get((truth[0], name), ())) == 1:
-                truth_id = by_name[(truth[0], name)][0]
+                only = by_name[(truth[0], name)][0]
+                if _may_stand_for(functions[truth[0]], truth[1], nodes[only]["line"]):
+                    truth_id = only
             if truth_id is None:  # e.g. a def the graph does not hold as a node (lambda, nested oddity)
                 truth_id = ("missing", truth)
                 not_nodes += 1
@@ -268,14 +273,14 @@ def score_sites(sites: list[tuple], nodes: dict, links: list, label: str) -> dic
             else:
                 wrong[confidence] += 1
                 by_reason[(confidence, kind)][1] += 1
-                if len(examples[confidence]) < 6:
+                if len(examples[confidence]) < max(6, shown):
                     examples[confidence].append(f"{file}:{line} {name} -> {edge['target']} (truth {truth})")
         if isinstance(truth_id, str):
             hit = [e for e in edges if e["target"] == truth_id or _constructor_of(e["target"], truth_id, nodes)]
             found += bool(hit)
             sure = any(e["confidence"] != "AMBIGUOUS" for e in hit)
             found_sure += sure
-            if not sure and len(examples["missed"]) < 10:
+            if not sure and len(examples["missed"]) < shown:
                 got = ", ".join(f"{e['target']} {e['confidence']}" for e in edges) or "no edge"
                 examples["missed"].append(f"{file}:{line} {name} -> {truth_id} (graph: {got})")
     print(
@@ -304,6 +309,17 @@ def score_sites(sites: list[tuple], nodes: dict, links: list, label: str) -> dic
             print(f"  {'missed' if confidence == 'missed' else 'wrong ' + confidence}: {text}")
     out["recall"], out["recall_sure"] = recall, recall_sure
     return out
+
+
+def _may_stand_for(functions: list[tuple[int, int]], truth_line: int, node_line: int) -> bool:
+    """Whether the file's only node of a name may stand for a declaration at `truth_line` the graph holds no node
+    at (an overload signature, a `const` holding the function): not when the declaration is local to a function
+    the node is outside of (`const [open, setOpen] = useState()` is no interface's `setOpen`)."""
+    inside = [(start, end) for start, end in functions if start < truth_line <= end]
+    if not inside:
+        return True
+    start, end = max(inside)  # the innermost function around the declaration
+    return start <= node_line <= end
 
 
 def _constructor_of(target: str, truth_id, nodes: dict) -> bool:
@@ -415,7 +431,7 @@ def run_jedi(args) -> dict:
             truth = _first_def_of_its_name(root, truth)
         judged.append((rel, line, name, truth))
     print(f"jedi {jedi.__version__}: {len(sites)} sites in {time.perf_counter() - started:.1f} s, seed {args.seed}")
-    return score_sites(judged, nodes, links, f"{root.name} (jedi)")
+    return score_sites(judged, nodes, links, f"{root.name} (jedi)", args.shown)
 
 
 def run_ts(args) -> dict:
@@ -449,7 +465,7 @@ def run_ts(args) -> dict:
         if isinstance(truth, list):
             truth = (truth[0], truth[1])
         judged.append((site["file"], site["line"], site["name"], truth))
-    return score_sites(judged, nodes, links, f"{root.name} (tsc)")
+    return score_sites(judged, nodes, links, f"{root.name} (tsc)", args.shown)
 
 
 def run_java(args) -> dict:
@@ -482,7 +498,7 @@ def run_java(args) -> dict:
         if isinstance(truth, list):
             truth = tuple(truth)
         judged.append((row["file"], row["line"], row["name"], truth))
-    return score_sites(judged, nodes, links, f"{root.name} (javac)")
+    return score_sites(judged, nodes, links, f"{root.name} (javac)", args.shown)
 
 
 def _import_kind(reason: str) -> str:
@@ -643,6 +659,7 @@ def main() -> None:
         p.add_argument("--sample", type=int, default=400)
         p.add_argument("--seed", type=int, default=13)
         p.add_argument("--node-cache", default=str(CACHE / "node"))
+        p.add_argument("--shown", type=int, default=10, help="how many missed and wrong edges to print")
     p = sub.add_parser("modules")
     p.add_argument("--repo", required=True)
     p.add_argument("--node-cache", default=str(CACHE / "node"))
