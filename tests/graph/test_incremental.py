@@ -188,6 +188,28 @@ def test_body_edit_resolves_only_that_file_and_still_equals_cold(flask_tree, tmp
     assert (root / "skillbox-out" / "graph.json").read_bytes() == cold_bytes(root, tmp_path)
 
 
+def test_a_returned_local_is_part_of_the_interface(tmp_path, project):
+    """`connect()` returns its local `c`: when the body gives `c` another class, the files that call
+    `connect().send()` are resolved again (an edit that moves no definition nor import)."""
+    files = {
+        "lib/client.ts": (
+            "export class Client {\n  send() {}\n}\nexport class Other {\n  send() {}\n}\n"
+            "export function connect() {\n  const c = new Client();\n  return c;\n}\n"
+        ),
+        "lib/use.ts": "import { connect } from './client';\nexport function run() {\n  connect().send();\n}\n",
+    }
+    root = project(files)
+    age(root)
+    build_graph(root)
+    client = root / "lib" / "client.ts"
+    client.write_text(client.read_text().replace("new Client()", "new Other()"))
+    result = build_graph(root)
+    assert result.summary["resolved_again"] == 2
+    graph = read_graph(root / "skillbox-out")
+    assert graph.edges("calls", "lib/use.ts::run", "lib/client.ts::Other.send")
+    assert (root / "skillbox-out" / "graph.json").read_bytes() == cold_bytes(root, tmp_path)
+
+
 def test_a_grammar_upgrade_invalidates_that_language_only(tmp_path, project, monkeypatch):
     """The record cache is keyed by the installed grammar release (read from its dist-info folder, without
     importlib.metadata): a new tree-sitter-python re-extracts the Python files and nothing else."""

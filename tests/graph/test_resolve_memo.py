@@ -66,13 +66,16 @@ def test_edges_do_not_depend_on_the_order_files_are_resolved(tmp_path, files, fi
 
 
 def test_a_cut_lookup_does_not_hide_a_short_one(tmp_path):
-    """`near.py` imports `x` five re-exports from its definition: found, whatever ran before it; `far.py`'s
-    chain of 22 is past the limit either way."""
+    """`near.py` imports `x` five re-exports from its definition: found, whatever ran before it. `far.py`'s chain
+    of 22 is past the re-export limit of one lookup; the value flow then goes on from where the lookup stopped
+    (an imported name with no definition: `_imported_value`), and gives the same answer either way."""
     records = _records(tmp_path, CHAIN)
+    far = []
     for order in (["far.py", "near.py"], ["near.py", "far.py"]):
         edges = _edges(records, order)
         assert edges["near.py"] == [("near.py::use", "m00.py::x", "calls")]
-        assert edges["far.py"] == []
+        far.append(edges["far.py"])
+    assert far[0] == far[1]
 
 
 def test_names_seen_through_a_star_cycle_resolve_from_both_sides(tmp_path):

@@ -27,6 +27,15 @@ FUNCTION_NODES = frozenset({"arrow_function", "function_expression", "function"}
 SCOPE_STOPS = frozenset(
     {"program", "class_body", "function_declaration", "generator_function_declaration", "method_definition"}
 )
+# `@owned.<relation>` (JS/TS returns and return types): the function-like node a fact belongs to must be a
+# definition, else the fact is its anonymous callback's (`x.f = () => { return g() }` inside `def h` is no return
+# of h). Named function nodes always are; a function value is when a `variable_declarator` gives it its name.
+NAMED_FUNCTIONS = frozenset(
+    {
+        "function_declaration", "generator_function_declaration", "method_definition", "method_signature",
+        "abstract_method_signature", "function_signature",
+    }
+)  # fmt: skip
 NOTE_RE = re.compile(r"^\W*(NOTE|WHY|HACK)\b\s*(?:\([^)]*\))?\s*[:\-]?\s*(.*)", re.S)
 # Matches (on the raw bytes) every comment NOTE_RE matches and few others: most comments are never decoded.
 NOTE_PROBE = re.compile(rb"\W*(?:NOTE|WHY|HACK)\b")
@@ -171,7 +180,7 @@ def _without_arguments(text: str) -> str | None:
     return None if depth else "".join(out)
 
 
-OUTER_PREFIXES = ("definition.", "reference.", "position.", "argument.")
+OUTER_PREFIXES = ("definition.", "reference.", "position.", "argument.", "owned.")
 
 
 def _outer_key(caps) -> str:
@@ -308,6 +317,20 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
                     name_node.start_point[0] + 1,
                 )
             )
+        elif kind == "o":  # owned.<relation>: reference.<relation> when the function it sits in is a definition
+            if not _owned_by_definition(caps[key][0]):
+                continue
+            name_node = caps["name"][0]
+            start = name_node.start_byte
+            raw_refs.append(
+                (
+                    start,
+                    key[6:],
+                    data[start : name_node.end_byte].decode("utf-8", "replace"),
+                    None,
+                    name_node.start_point[0] + 1,
+                )
+            )
         elif kind == "u":  # unpack: refs the language hook pairs off the two sides of an assignment
             for relation_key, name_node, receiver_node in engine.unpack_pairs(caps["name"][0], caps["receiver"][0]):
                 start = name_node.start_byte
@@ -407,6 +430,21 @@ def _with_argument_refs(raw_refs: list, found: list[tuple]) -> list:
             out.append((position, relation, text, callee, line))
     out.extend(raw_refs[start:])
     return out
+
+
+def _owned_by_definition(node) -> bool:
+    """Whether the nearest function-like node at or above `node` is a definition (see NAMED_FUNCTIONS)."""
+    while node is not None:
+        kind = node.type
+        if kind in NAMED_FUNCTIONS:
+            return True
+        if kind in FUNCTION_NODES:
+            parent = node.parent
+            return parent is not None and parent.type == "variable_declarator"
+        if kind == "class_body" or kind == "program":
+            return False
+        node = node.parent
+    return False
 
 
 def _callback_scope(outer, raw_defs: list, seen: set[int], scope_kinds: tuple) -> None:

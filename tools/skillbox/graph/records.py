@@ -130,27 +130,33 @@ BASE_RELATIONS = ("inherit", "implement")
 # Value-flow facts other files resolve through (what a function returns, what a class's attributes hold, what a
 # module exports under another name): part of the interface, so a change to one re-resolves the files that use it.
 SHARED_FLOW = frozenset(
-    {"returns", "returncall", "attr", "attralias", "exportas", "exportdefault", "namespace", "cbparam"}
+    {"returns", "returncall", "returntype", "attr", "attralias", "exportas", "exportdefault", "namespace", "cbparam"}
 )
 # Parameter flow crosses files the other way: a call site's arguments (and a decorator, which passes the def it
 # decorates) give another file's parameters their values (see resolve.py "parameter flow").
 PARAM_FLOW = frozenset({"param", "decorator", "arg0", "arg1", "argkw", "yields"})
 # Shared when the scope is a class body (`x: T`) or the module (`ASCII = Box(...)`, read as `box.ASCII`).
-OUTER_SCOPE_FLOW = frozenset({"assign", "alias"})
+OUTER_SCOPE_FLOW = frozenset({"assign", "awaitassign", "alias"})
 
 
 def shared_flow(refs: tuple, defs: tuple) -> list[tuple]:
     """The refs of a record (plain layout) that belong to its interface besides bases, as (relation, name,
-    receiver, scope)."""
+    receiver, scope). A function's local variable belongs there when the function returns it (`const c = new
+    Client(); return c`): what a call of the function gives, in the files that call it, is that value."""
     out = []
+    returned = None
     for r in refs:
         relation = r[0]
-        if (
-            relation in SHARED_FLOW
-            or relation in PARAM_FLOW
-            or (relation in OUTER_SCOPE_FLOW and (r[3] < 0 or defs[r[3]][0] in ("class", "interface", "type", "impl")))
-        ):
+        if relation in SHARED_FLOW or relation in PARAM_FLOW:
             out.append(r[:4])
+        elif relation in OUTER_SCOPE_FLOW:
+            if r[3] < 0 or defs[r[3]][0] in ("class", "interface", "type", "impl"):
+                out.append(r[:4])
+                continue
+            if returned is None:
+                returned = {(x[3], x[1]) for x in refs if x[0] == "returns"}
+            if (r[3], r[1]) in returned:
+                out.append(r[:4])
     return out
 
 

@@ -57,8 +57,8 @@ ITEM_RELATIONS = frozenset({"item0", "item1", "item2", "item3"})  # list/tuple e
 ARG_RELATIONS = frozenset({"arg0", "arg1", "argkw"})
 FLOW_RELATIONS = (
     frozenset(
-        {"assign", "alias", "withassign", "attr", "attralias", "returns", "returncall", "holds", "exportas"}
-        | {"exportdefault", "cbarg", "cbparam", "param", "yields"}
+        {"assign", "awaitassign", "alias", "withassign", "attr", "attralias", "returns", "returncall", "returntype"}
+        | {"holds", "exportas", "exportdefault", "cbarg", "cbparam", "param", "yields"}
     )
     | ITEM_RELATIONS
     | ARG_RELATIONS
@@ -83,6 +83,8 @@ _RESOLVE_ACTIONS = {
     **dict.fromkeys(ARG_RELATIONS, _ARG),  # resolved only where a builtin calls them (`CALLING_BUILTINS`)
 }
 _UNRESOLVED: list = []
+# Class-like kinds that declare a shape, not an implementation (TypeScript `interface`, `type`).
+SHAPES = frozenset({"interface", "type"})
 # `_call_sites`: what a reference is to the index of call sites (arguments and decorators, name aliases, parameters).
 _SITE_ROLE = {**dict.fromkeys(ARG_RELATIONS, "arg"), "decorator": "arg", "alias": "alias", "param": "param"}
 # `_resolve_ref`: the kinds resolved their own way, and those evaluated in the scope around their definition.
@@ -592,6 +594,7 @@ class Resolver:
                 submodule = self._submodule(module_file, name)
                 if submodule:
                     result = ("module", submodule)
+            local = None
             if result is None:
                 local = self.flows[module_file]["exports"].get(name)  # `export { local as name }`, default
                 if local is not None and local != name:
@@ -600,7 +603,8 @@ class Resolver:
                     else:
                         self._attr_chain.cut()
             stars = self.stars.get(module_file)
-            if result is None and stars:
+            # (not when the module exports the name itself, a variable then; and `export *` passes no default on)
+            if result is None and stars and local is None and not (name == "default" and self._es_module(module_file)):
                 if deeper:
                     for star in stars:
                         result = self.module_attr(star, name, depth + 1)
@@ -610,6 +614,10 @@ class Resolver:
                     self._attr_chain.cut()
         memo.close(key, depth, result, saved)
         return result
+
+    def _es_module(self, path: str) -> bool:
+        spec = self.specs.get(self.records[path].lang)
+        return spec is not None and spec.family == "js"
 
     def _follow(self, binding: tuple, depth: int = 0) -> tuple | None:
         kind = binding[0]
@@ -729,7 +737,7 @@ class Resolver:
                     return ("def", path, index)
                 binding = bindings.get(current, _EMPTY).get(name)
                 if binding is not None:
-                    return self._follow(binding) or ("unresolved",)
+                    return self._follow(binding) or ("unresolved", binding)
             if current < 0:
                 break
             current = defs[current].parent
@@ -838,6 +846,9 @@ class Resolver:
         if receiver is None:
             target = self.lookup(path, rec, scope, name, spec, skip_first=skip_first)
             if target is not None:
+                if target[0] == "unresolved" and kind not in BASE_RELATIONS:
+                    found = self._imported_value(target, 0)  # `import ky from "./index"`, `const ky = make()` there
+                    return self._called(found, name) if found is not None else []
                 if target[0] != "def" or not self._callable(spec, target, kind):
                     return []
                 twins = None if spec.overloads else self.same_id.get((target[1], target[2]))
@@ -900,7 +911,11 @@ class Resolver:
                 # members to call, so the receiver is the variable of that name (a local, a parameter, a field).
                 container = None
             if container is not None:
-                if container[0] in ("external", "unresolved"):
+                if container[0] == "unresolved":
+                    # imported, but no definition where it comes from: a variable of that module, or nothing
+                    value = self._expression(path, rec, spec, scope, receiver, 0, self._use_line(path, head, ref))
+                    return (self._member_call(spec, value, name) if value is not None else None) or []
+                if container[0] == "external":
                     return []
                 target = self._attribute(container, name)
                 if target is not None:
@@ -912,21 +927,9 @@ class Resolver:
             else:
                 value = self._expression(path, rec, spec, scope, receiver, 0, line)
             if value is not None:
-                thing, reason = value
-                if thing[0] == "instance":
-                    target, inherited = self.member(thing[1], thing[2], name)
-                    if target is not None:
-                        if inherited:
-                            reason = _joined(reason, "inherited method")
-                        return [(target, INFERRED, 0.85, reason) if reason else self._resolved(spec, target)]
-                    held = self._attr_value(thing[1], thing[2], name, 0)
-                    if held is not None:
-                        return self._called(held, name)
-                    return []
-                if thing[0] in ("def", "module"):
-                    target = self._attribute(thing, name)
-                    if target is not None and target[0] == "def":
-                        return [(target, INFERRED, 0.85, reason) if reason else self._resolved(spec, target)]
+                edges = self._member_call(spec, value, name)
+                if edges is not None:
+                    return edges
             if shadowed:
                 return []  # (no variable of that name either: nothing to say about what it holds)
             if head == receiver and self._library_instance(path, rec, spec, scope, head, skip_first):
@@ -943,6 +946,48 @@ class Resolver:
                         reason = f"class {receiver} guessed: {classes[0][3]}"
                         return [(target, INFERRED, min(classes[0][2], 0.8), reason)]
         return self._unknown_receiver(path, rec, spec, name, scope)
+
+    def _member_call(self, spec, value: tuple, name: str) -> list[tuple] | None:
+        """The edges for calling `name` on a value: a method of an instance's class (or the callable an attribute
+        of it holds), a member of a class or module; None when a definition or module has no such member."""
+        thing, reason = value
+        if thing[0] == "instance":
+            target, inherited = self.member(thing[1], thing[2], name)
+            if target is not None:
+                if inherited:
+                    reason = _joined(reason, "inherited method")
+                return [(target, INFERRED, 0.85, reason) if reason else self._resolved(spec, target)]
+            held = self._attr_value(thing[1], thing[2], name, 0)
+            if held is not None:
+                return self._called(held, name)
+            if self.records[thing[1]].defs[thing[2]].kind in SHAPES:
+                return None  # an interface or type names no implementation: what implements it is a guess
+            return []
+        if thing[0] in ("def", "module"):
+            target = self._attribute(thing, name)
+            if target is not None and target[0] == "def":
+                return [(target, INFERRED, 0.85, reason) if reason else self._resolved(spec, target)]
+            typed = self._function_type(thing, 0) if target is None and thing[0] == "def" else None
+            if typed is not None:
+                return self._member_call(spec, (typed[0], _joined(reason, typed[1])), name)
+        return None
+
+    def _function_type(self, thing: tuple, depth: int) -> tuple | None:
+        """The type a function value has where it is used: the declared return type of the function that builds
+        and returns it (`const createInstance = (): KyInstance => { const ky = ...; return ky }`), so `ky.get()`
+        is KyInstance's `get`. Read off the definition alone, whichever path reached it."""
+        rec = self.records[thing[1]]
+        d = rec.defs[thing[2]]
+        if d.parent < 0 or d.kind in CLASS_LIKE:
+            return None
+        flow = self.flows[thing[1]]
+        declared = flow["declared"].get(d.parent) if flow["declared"] else None
+        if declared is None or not any(r[0] == "name" and r[1] == d.name for r in flow["returns"].get(d.parent, ())):
+            return None
+        typed = self._evaluate(thing[1], declared, depth + 1)
+        if typed is None or typed[0][0] != "instance":
+            return None
+        return typed[0], _joined(typed[1], f"typed by the return type of {rec.defs[d.parent].qualname}")
 
     def _resolved(self, spec, target: tuple) -> tuple:
         """The edge to a definition the reference names for sure, unless the language overloads methods, a base
@@ -995,6 +1040,21 @@ class Resolver:
             return True
         return self.records[target[1]].defs[target[2]].kind != "type"
 
+    def _imported_value(self, target: tuple, depth: int) -> tuple | None:
+        """What an imported name holds when the module it comes from defines no function or class of that name:
+        that module's variable (`from conf import settings` with `settings = Settings()` there; `import ky from
+        "./index"` with `export default ky` and `const ky = createInstance()`), evaluated in that module."""
+        binding = target[1] if len(target) > 1 else None
+        if binding is None or binding[0] != "symbol" or binding[1] not in self.records:
+            return None
+        module_file, name = binding[1], binding[2]
+        rec = self.records[module_file]
+        spec = self.specs.get(rec.lang)
+        if spec is None:
+            return None
+        name = self.flows[module_file]["exports"].get(name, name)  # `export default ky`, `export { k as name }`
+        return self._expression(module_file, rec, spec, -1, name, depth + 1)
+
     def _called(self, found: tuple, name: str) -> list[tuple]:
         """The edge for calling a value: a function or class it holds; nothing for an instance."""
         thing, reason = found
@@ -1017,6 +1077,7 @@ class Resolver:
         assigned: dict[tuple[int, str], list[tuple]] = defaultdict(list)  # every value, in line order
         conflicted: set[str] = set()
         returns: dict[int, list[tuple]] = defaultdict(list)
+        declared: dict[int, tuple] = {}  # function -> its declared return type (TypeScript), see `_result_of`
         attrs: dict[tuple[int, str], tuple | None] = {}
         holds: dict[tuple[int, str], list[tuple]] = defaultdict(list)
         exports: dict[str, str] = {}  # exported name -> the local name it stands for
@@ -1034,10 +1095,12 @@ class Resolver:
                     decorated[ref[3]].append(ref)
                 continue
             name, expr, scope, line = ref[1], ref[2], ref[3], ref[4]
-            if kind in ("assign", "alias", "withassign", "cbarg") or kind in ITER_RELATIONS:
+            if kind in ("assign", "awaitassign", "alias", "withassign", "cbarg") or kind in ITER_RELATIONS:
                 value = ("call" if kind != "alias" else "name", expr, scope, line)
                 if kind == "withassign":
                     value = ("with", expr, scope, line)
+                elif kind == "awaitassign":
+                    value = ("await", expr, scope, line)
                 elif kind == "cbarg":  # the first parameter of a callback passed to `expr`
                     value = ("cbarg", expr, scope, line)
                 elif kind in ITER_RELATIONS:  # `for name in expr`
@@ -1054,6 +1117,9 @@ class Resolver:
             elif kind in ("returns", "returncall"):
                 if scope >= 0:
                     returns[scope].append(("name" if kind == "returns" else "call", name, scope, line))
+            elif kind == "returntype":
+                if scope >= 0:  # `(): this` is the instance itself, `(): T` what calling T gives
+                    declared[scope] = ("name" if name == "this" else "call", name, scope, line)
             elif kind in ("attr", "attralias"):
                 cls = self._enclosing_class(rec, scope)
                 if cls >= 0:
@@ -1087,6 +1153,7 @@ class Resolver:
             "conflicted": conflicted,
             "exports": exports,
             "returns": returns,
+            "declared": declared,
             "attrs": attrs,
             "holds": holds,
             "callbacks": callbacks,
@@ -1111,7 +1178,7 @@ class Resolver:
             return self._callback_parameter(found, expr, depth)
         if how in ITER_RELATIONS:  # `for x in c`: what c's iterator gives, or what the generator yields
             return self._iterated(found if how == "iter" else None, found, depth)
-        result = self._result_of(found, depth)
+        result = self._result_of(found, depth, awaited=how == "await")
         if how == "with" and result is not None:
             return result[0], _joined(result[1], f"`with {expr}(...) as` taken as the instance __enter__ returns")
         return result
@@ -1250,22 +1317,32 @@ class Resolver:
         following = self._protocol(iterator[1], "__next__", depth)
         return following[1] if following is not None else None
 
-    def _result_of(self, found: tuple, depth: int) -> tuple | None:
+    def _result_of(self, found: tuple, depth: int, awaited: bool = False) -> tuple | None:
         """What calling `found` gives: an instance of a class, or what a function returns (when all its returns
-        agree)."""
+        agree). A declared return type (TypeScript `(): T`) wins over the returns, as the checker reads it, unless
+        they agree on a function: a type such as `KyInstance` then describes the function the factory built, and
+        the function is what a call of the result runs. The returns stand in where the type is a library's, and
+        for an `await`ed call (`awaited`): awaiting unwraps a declared thenable type, not the value returned."""
         thing, reason = found
         if thing[0] != "def":
             return None
         d = self.records[thing[1]].defs[thing[2]]
         if d.kind in CLASS_LIKE:
             return ("instance", thing[1], thing[2]), reason
+        flow = self.flows[thing[1]]
         results = set()
-        for returned in self.flows[thing[1]]["returns"].get(thing[2], ()):
+        for returned in flow["returns"].get(thing[2], ()):
             got = self._evaluate(thing[1], returned, depth + 1)
             results.add(got[0] if got is not None else None)
-        if len(results) != 1 or None in results:
+        returned = results.pop() if len(results) == 1 else None
+        declared = flow["declared"].get(thing[2]) if flow["declared"] and not awaited else None
+        if declared is not None and (returned is None or returned[0] != "def"):
+            typed = self._evaluate(thing[1], declared, depth + 1)
+            if typed is not None:
+                return typed[0], _joined(_joined(reason, typed[1]), f"returned by {d.qualname}")
+        if returned is None:
             return None
-        return results.pop(), _joined(reason, f"returned by {d.qualname}")
+        return returned, _joined(reason, f"returned by {d.qualname}")
 
     def _nearest_binding(self, path, rec, spec, scope: int, name: str, skip_first: bool = False):
         """Where `name` is bound as a variable, from `scope` outwards the way `lookup` walks scopes: ("value",
@@ -1323,7 +1400,7 @@ class Resolver:
         if bound is None or bound[0] != "value":
             return False
         value = self.flows[path]["values"][(bound[1], name)]
-        if value is None or value[0] != "call":
+        if value is None or value[0] not in ("call", "await"):
             return False
         callee = value[1].split(".", 1)[0]
         target = self.lookup(path, rec, value[2], callee, spec)
@@ -1574,7 +1651,10 @@ class Resolver:
                     if target is not None and not call and len(parts) > 1 and self._no_attributes(target):
                         target = None  # `reader.x` with a function `reader` in scope: the variable (see _resolve_ref)
                     if target is not None:
-                        found = (target, "") if target[0] in ("def", "module") else None
+                        if target[0] == "unresolved":
+                            found = self._imported_value(target, depth)
+                        else:
+                            found = (target, "") if target[0] in ("def", "module") else None
                     else:
                         found = self._variable(path, rec, spec, scope, part, depth, line=line)
                         if found is None and (spec.package_scope or spec.namespaces):
@@ -1593,6 +1673,12 @@ class Resolver:
                         found = (held[0], _joined(reason, held[1])) if held is not None else None
                 else:
                     target = self._attribute(thing, part)
+                    if target is None and thing[0] == "def" and self._no_attributes(thing):
+                        typed = self._function_type(thing, depth)  # `ky.extend()` with ky typed KyInstance
+                        if typed is not None:
+                            member, _ = self.member(typed[0][1], typed[0][2], part)
+                            target = member
+                            reason = _joined(reason, typed[1])
                     if target is None and (
                         thing[0] == "module" or (thing[0] == "def" and not self._no_attributes(thing))
                     ):

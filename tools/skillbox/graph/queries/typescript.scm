@@ -13,6 +13,22 @@
 (method_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.member
 (method_signature name: (property_identifier) @name) @definition.function
 (abstract_method_signature name: (property_identifier) @name) @definition.function
+; A function-typed property of an interface or a named object type (`fetch: (url: string) => Promise<Response>`): a
+; method signature by another spelling, the declaration the checker names for `ctx.fetch()`. Not in an object type
+; written inline (`(x as { subscribe: () => void }).subscribe()`): no name there holds it.
+(interface_body
+  (property_signature name: (property_identifier) @name type: (type_annotation (function_type))) @definition.function)
+(type_alias_declaration value: (object_type
+  (property_signature name: (property_identifier) @name type: (type_annotation (function_type))) @definition.function))
+(type_alias_declaration value: (intersection_type (object_type
+  (property_signature name: (property_identifier) @name type: (type_annotation (function_type))) @definition.function)))
+; ... and what calling one gives (`get: (url: string) => ResponsePromise`), as for a declared return type below.
+(interface_body (property_signature type: (type_annotation (function_type
+  return_type: [(type_identifier) @name (generic_type name: (type_identifier) @name)]))) @reference.returntype)
+(type_alias_declaration value: (object_type (property_signature type: (type_annotation (function_type
+  return_type: [(type_identifier) @name (generic_type name: (type_identifier) @name)]))) @reference.returntype))
+(type_alias_declaration value: (intersection_type (object_type (property_signature type: (type_annotation (function_type
+  return_type: [(type_identifier) @name (generic_type name: (type_identifier) @name)]))) @reference.returntype)))
 (variable_declarator
   name: (identifier) @name
   value: [(arrow_function) (function_expression)]) @definition.function
@@ -27,6 +43,11 @@
 (extends_clause value: (member_expression object: (_) @receiver property: (property_identifier) @name)) @reference.inherit
 (extends_type_clause type: (type_identifier) @name) @reference.inherit
 (implements_clause (type_identifier) @name) @reference.implement
+; `type Store = InternalStore`, `type Got = GotFunctions & {...}`: the alias has the members of what it names, like
+; an interface that extends it.
+(type_alias_declaration value: [(type_identifier) @name (generic_type name: (type_identifier) @name)]) @reference.inherit
+(type_alias_declaration
+  value: (intersection_type [(type_identifier) @name (generic_type name: (type_identifier) @name)])) @reference.inherit
 
 (type_annotation (type_identifier) @name) @reference.type
 (type_annotation (union_type (type_identifier) @name)) @reference.type
@@ -51,6 +72,49 @@
 (public_field_definition name: (property_identifier) @name value: (new_expression constructor: (identifier) @receiver)) @reference.attr
 (assignment_expression left: (member_expression object: (this) property: (property_identifier) @name)
   right: (new_expression constructor: (identifier) @receiver)) @reference.attr
+
+;; `const x = f()`, `const x = await f()`, `const x = y`, `this.x = f()`: what x holds. A later `x = g()` is
+; not read: the declaration fixes a variable's type, as the checker sees it.
+(variable_declarator name: (identifier) @name value: (call_expression function: [(identifier) (member_expression)] @receiver)) @reference.assign
+; `await f()` (awaitassign): what f returns, but not a declared thenable type (`(): ResponsePromise`), which awaiting
+; unwraps.
+(variable_declarator name: (identifier) @name
+  value: (await_expression (call_expression function: [(identifier) (member_expression)] @receiver))) @reference.awaitassign
+(variable_declarator name: (identifier) @name value: [(identifier) (member_expression)] @receiver) @reference.alias
+; `const ctx = {} as TestContext`: a cast gives the variable the type it names.
+(variable_declarator name: (identifier) @name
+  value: (as_expression (_) [(type_identifier) @receiver (generic_type name: (type_identifier) @receiver)])) @reference.assign
+(assignment_expression left: (member_expression object: (this) property: (property_identifier) @name)
+  right: (call_expression function: [(identifier) (member_expression)] @receiver)) @reference.attr
+; Properties of interfaces and named object types (`interface Ctx { app: App }`): `ctx.app.m()` resolves to App.m.
+(interface_body (property_signature name: (property_identifier) @name
+  type: (type_annotation [(type_identifier) @receiver (generic_type name: (type_identifier) @receiver)])) @reference.attr)
+(type_alias_declaration value: (object_type (property_signature name: (property_identifier) @name
+  type: (type_annotation [(type_identifier) @receiver (generic_type name: (type_identifier) @receiver)])) @reference.attr))
+; Returns (what calling a function gives, resolve.py `_result_of`): `return x`, `return x as T`, `return f()`,
+; `return new C()`, an arrow's expression body and a declared return type (`returntype`, which wins over the
+; returns unless they give a function), for the function they sit in only when it is a definition (`@owned`).
+(return_statement [(identifier) (member_expression) (this)] @name) @owned.returns
+(return_statement [(as_expression [(identifier) (member_expression)] @name)
+  (satisfies_expression [(identifier) (member_expression)] @name)]) @owned.returns
+(return_statement [(call_expression function: [(identifier) (member_expression)] @name)
+  (await_expression (call_expression function: [(identifier) (member_expression)] @name))
+  (new_expression constructor: [(identifier) (member_expression)] @name)]) @owned.returncall
+(arrow_function body: [(identifier) (member_expression)] @name) @owned.returns
+(arrow_function body: [(call_expression function: [(identifier) (member_expression)] @name)
+  (new_expression constructor: [(identifier) (member_expression)] @name)]) @owned.returncall
+(function_declaration return_type: (type_annotation
+  [(type_identifier) @name (generic_type name: (type_identifier) @name) (this_type) @name])) @owned.returntype
+(method_definition return_type: (type_annotation
+  [(type_identifier) @name (generic_type name: (type_identifier) @name) (this_type) @name])) @owned.returntype
+(method_signature return_type: (type_annotation
+  [(type_identifier) @name (generic_type name: (type_identifier) @name) (this_type) @name])) @owned.returntype
+(abstract_method_signature return_type: (type_annotation
+  [(type_identifier) @name (generic_type name: (type_identifier) @name) (this_type) @name])) @owned.returntype
+(arrow_function return_type: (type_annotation
+  [(type_identifier) @name (generic_type name: (type_identifier) @name) (this_type) @name])) @owned.returntype
+(function_expression return_type: (type_annotation
+  [(type_identifier) @name (generic_type name: (type_identifier) @name) (this_type) @name])) @owned.returntype
 
 ; Callback parameters typed by the callee (`cb: (stream: StreamingApi) => ...` among a definition's parameters), and
 ; the untyped first parameter of a callback passed to a named function (`stream(c, async (s) => s.onAbort())`):
