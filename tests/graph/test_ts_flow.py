@@ -174,3 +174,35 @@ def test_python_imported_module_variables_are_followed(project):
     )
     edge = one(g, "use.py::main", "conf.py::Settings.load")
     assert edge["confidence"] == "EXTRACTED"
+
+
+def test_a_name_declared_in_several_callbacks_holds_each_callbacks_own_value(project):
+    # svelte's motion tests: `const size = spring()` in one test callback, `const size = new Tween()` in another.
+    # Callbacks without a definition inside were no scope, so every `size` was the file's, and `size.set()` after
+    # `spring()` was an EXTRACTED call of Tween.set.
+    g = graph_of(
+        project,
+        {
+            "src/motion.js": (
+                "export class Tween {\n  set(v) {}\n}\nexport class Spring {\n  set(v) {}\n}\n"
+                "export function spring() {\n  return new Spring();\n}\n"
+            ),
+            "test/motion.test.js": (
+                "import { spring, Tween } from '../src/motion.js';\n"
+                "describe('motion', () => {\n"
+                "  it('springs', () => {\n"
+                "    const size = spring();\n"
+                "    size.set(100);\n"
+                "  });\n"
+                "  it('tweens', () => {\n"
+                "    const size = new Tween();\n"
+                "    size.set(100);\n"
+                "  });\n"
+                "});\n"
+            ),
+        },
+    )
+    spring_set = calls(g, "test/motion.test.js", "src/motion.js::Spring.set")
+    tween_set = calls(g, "test/motion.test.js", "src/motion.js::Tween.set")
+    assert [(e["line"], e["confidence"]) for e in spring_set] == [(5, "INFERRED")]
+    assert [(e["line"], e["confidence"]) for e in tween_set] == [(9, "EXTRACTED")]

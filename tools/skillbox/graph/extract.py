@@ -13,6 +13,7 @@ interface digest marshals part of it, and marshal writes a shared object differe
 from __future__ import annotations
 
 import re
+from collections import Counter
 from operator import itemgetter
 
 from skillbox.graph import ts
@@ -36,6 +37,9 @@ NAMED_FUNCTIONS = frozenset(
         "abstract_method_signature", "function_signature",
     }
 )  # fmt: skip
+# The captures that declare a variable (`const x = f()`, `x: T` parameters): the anonymous function around one is a
+# scope of the record (see `_callback_scope`).
+DECLARING_KEYS = frozenset({"reference.assign", "reference.awaitassign", "reference.alias"})
 NOTE_RE = re.compile(r"^\W*(NOTE|WHY|HACK)\b\s*(?:\([^)]*\))?\s*[:\-]?\s*(.*)", re.S)
 # Matches (on the raw bytes) every comment NOTE_RE matches and few others: most comments are never decoded.
 NOTE_PROBE = re.compile(rb"\W*(?:NOTE|WHY|HACK)\b")
@@ -94,13 +98,19 @@ class _Engine:
         self.unpack_pairs = getattr(spec.hook(), "unpack_pairs", None)
 
 
-def _scope_kinds(language) -> tuple[frozenset[int], frozenset[int], int]:
-    """(function-like kind ids, stop kind ids, the `arguments` kind id): `_callback_scope` compares ints."""
+def _scope_kinds(language) -> tuple[frozenset[int], frozenset[int], int, int]:
+    """(function-like kind ids, stop kind ids, the `arguments` and `variable_declarator` kind ids):
+    `_callback_scope` compares ints."""
 
     def ids(names) -> frozenset[int]:
         return frozenset(i for i in (language.id_for_node_kind(n, True) for n in names) if i)
 
-    return ids(FUNCTION_NODES), ids(SCOPE_STOPS), language.id_for_node_kind("arguments", True) or -1
+    return (
+        ids(FUNCTION_NODES),
+        ids(SCOPE_STOPS),
+        language.id_for_node_kind("arguments", True) or -1,
+        language.id_for_node_kind("variable_declarator", True) or -1,
+    )
 
 
 _ENGINES: dict[str, _Engine] = {}
@@ -217,6 +227,7 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
     raw_notes: list[tuple[int, str]] = []  # (comment start byte, note)
     comments: dict[int, tuple[int, int, int]] = {}  # end line -> (start line, start byte, end byte)
     pending_calls: list[tuple] = []  # (call node, callee end, dotted callee, index after its ref): `call_args`
+    declared: list[tuple] = []  # (name, declaring node) of the variables declared (JS/TS): `_declaration_scopes`
 
     for pattern, caps in ts.run_query(engine.query, root):
         key = outer_of.get(pattern)
@@ -235,6 +246,8 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
             raw_refs.append(
                 (start, key[10:], data[start:end].decode("utf-8", "replace"), receiver, name_node.start_point[0] + 1)
             )
+            if scope_kinds is not None and key in DECLARING_KEYS:
+                declared.append((raw_refs[-1][2], caps[key][0]))
             if call_args is not None and key == "reference.call":
                 outer = caps[key][0]
                 if outer.end_byte - end > 2:  # something between the parentheses
@@ -355,6 +368,8 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
                 if match and match.group(2).strip():
                     raw_notes.append((start, f"{match.group(1)}: {_squash(match.group(2))}"))
 
+    if len(declared) > 1:
+        _declaration_scopes(declared, raw_defs, scopes_seen, scope_kinds)
     if pending_calls:
         raw_refs = _with_argument_refs(raw_refs, call_args(data, pending_calls))
     defs, refs, imports, file_notes = _assemble(data, raw_defs, raw_refs, raw_imports, raw_notes, comments)
@@ -447,17 +462,23 @@ def _owned_by_definition(node) -> bool:
     return False
 
 
-def _callback_scope(outer, raw_defs: list, seen: set[int], scope_kinds: tuple) -> None:
+def _callback_scope(outer, raw_defs: list, seen: set[int], scope_kinds: tuple, anywhere: bool = False) -> None:
     """Adds the callback around definition `outer` as a scope (once per callback): `const f` in one test
     callback is not the next one's. Found by walking up from the definitions (few) rather than by a query
-    pattern on every call's arguments (~30% more query time on svelte)."""
-    functions, stops, arguments = scope_kinds
+    pattern on every call's arguments (~30% more query time on svelte). With `anywhere` (a variable declared in
+    it, `outer` its declaration), any anonymous function is one: `const scope = state.scope.child()` in a visitor
+    `(node, { state }) => {...}` is not the `scope` of the function around it."""
+    functions, stops, arguments, declarator = scope_kinds
     node = outer.parent
     while node is not None:
         kind = node.kind_id
         if kind in functions:
             parent = node.parent
-            if parent is not None and parent.kind_id == arguments and node.start_byte not in seen:
+            if (
+                parent is not None
+                and (parent.kind_id == arguments or (anywhere and parent.kind_id != declarator))
+                and node.start_byte not in seen
+            ):
                 seen.add(node.start_byte)
                 line, end = node.start_point[0] + 1, node.end_point[0] + 1
                 raw_defs.append((node.start_byte, node.end_byte, "scope", "", line, end, None, None))
@@ -465,6 +486,17 @@ def _callback_scope(outer, raw_defs: list, seen: set[int], scope_kinds: tuple) -
         if kind in stops:
             return
         node = node.parent
+
+
+def _declaration_scopes(declared: list[tuple], raw_defs: list, seen: set[int], scope_kinds: tuple) -> None:
+    """The anonymous functions around the declarations of a name declared more than once in the file, as scopes:
+    only there can two of them fall in one scope of the record (`const size = spring()` in one test callback,
+    `const size = tweened()` in the next). Walking up from every declaration would cost ~8% of extracting svelte's
+    JavaScript (a node's parent is found from the root down)."""
+    counts = Counter(name for name, _node in declared)
+    for name, node in declared:
+        if counts[name] > 1:
+            _callback_scope(node, raw_defs, seen, scope_kinds, anywhere=True)
 
 
 def _parents(raw_defs: list) -> list[int]:
