@@ -27,11 +27,10 @@
   right: (new_expression constructor: (identifier) @receiver)) @reference.attr
 (field_definition property: (property_identifier) @name value: (new_expression constructor: (identifier) @receiver)) @reference.attr
 
-;; `const x = f()`, `const x = await f()`, `const x = y`, `this.x = f()`: what x holds. A later `x = g()` is
+; `const x = f()`, `const x = await f()`, `const x = y`, `this.x = f()`: what x holds. A later `x = g()` is
 ; not read: the declaration fixes a variable's type, as the checker sees it.
 (variable_declarator name: (identifier) @name value: (call_expression function: [(identifier) (member_expression)] @receiver)) @reference.assign
-; `await f()` (awaitassign): what f returns, but not a declared thenable type (`(): ResponsePromise`), which awaiting
-; unwraps.
+; `await f()` (awaitassign): what f returns (TypeScript reads it without f's declared type, a thenable awaiting unwraps).
 (variable_declarator name: (identifier) @name
   value: (await_expression (call_expression function: [(identifier) (member_expression)] @receiver))) @reference.awaitassign
 (variable_declarator name: (identifier) @name value: [(identifier) (member_expression)] @receiver) @reference.alias

@@ -73,7 +73,7 @@
 (assignment_expression left: (member_expression object: (this) property: (property_identifier) @name)
   right: (new_expression constructor: (identifier) @receiver)) @reference.attr
 
-;; `const x = f()`, `const x = await f()`, `const x = y`, `this.x = f()`: what x holds. A later `x = g()` is
+; `const x = f()`, `const x = await f()`, `const x = y`, `this.x = f()`: what x holds. A later `x = g()` is
 ; not read: the declaration fixes a variable's type, as the checker sees it.
 (variable_declarator name: (identifier) @name value: (call_expression function: [(identifier) (member_expression)] @receiver)) @reference.assign
 ; `await f()` (awaitassign): what f returns, but not a declared thenable type (`(): ResponsePromise`), which awaiting
