@@ -297,17 +297,8 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
             index = _position(name_node)
             if index < 0:
                 continue
-            start = name_node.start_byte
             receiver_node = caps["receiver"][0]  # an identifier: kept as written
-            raw_refs.append(
-                (
-                    start,
-                    f"{key[9:]}{index}",
-                    data[start : name_node.end_byte].decode("utf-8", "replace"),
-                    data[receiver_node.start_byte : receiver_node.end_byte].decode("utf-8", "replace"),
-                    name_node.start_point[0] + 1,
-                )
-            )
+            raw_refs.append(_raw_ref(data, name_node, f"{key[9:]}{index}", _slice(data, receiver_node)))
         elif kind == "a":  # argument.<relation>: reference.<relation> in a function passed to `name(...)`, its receiver
             outer = caps[key][0]
             arguments = outer.parent
@@ -319,43 +310,15 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
             callee = call.child_by_field_name("function")
             if callee is None or callee.type != "identifier":
                 continue
-            name_node = caps["name"][0]
-            start = name_node.start_byte
-            raw_refs.append(
-                (
-                    start,
-                    key[9:],
-                    data[start : name_node.end_byte].decode("utf-8", "replace"),
-                    data[callee.start_byte : callee.end_byte].decode("utf-8", "replace"),
-                    name_node.start_point[0] + 1,
-                )
-            )
+            raw_refs.append(_raw_ref(data, caps["name"][0], key[9:], _slice(data, callee)))
         elif kind == "o":  # owned.<relation>: reference.<relation> when the function it sits in is a definition
             if not _owned_by_definition(caps[key][0]):
                 continue
-            name_node = caps["name"][0]
-            start = name_node.start_byte
-            raw_refs.append(
-                (
-                    start,
-                    key[6:],
-                    data[start : name_node.end_byte].decode("utf-8", "replace"),
-                    None,
-                    name_node.start_point[0] + 1,
-                )
-            )
+            raw_refs.append(_raw_ref(data, caps["name"][0], key[6:], None))
         elif kind == "u":  # unpack: refs the language hook pairs off the two sides of an assignment
             for relation_key, name_node, receiver_node in engine.unpack_pairs(caps["name"][0], caps["receiver"][0]):
-                start = name_node.start_byte
-                raw_refs.append(
-                    (
-                        start,
-                        relation_key[10:],
-                        data[start : name_node.end_byte].decode("utf-8", "replace"),
-                        _receiver(data, receiver_node, plain_kinds, forms),
-                        name_node.start_point[0] + 1,
-                    )
-                )
+                receiver = _receiver(data, receiver_node, plain_kinds, forms)
+                raw_refs.append(_raw_ref(data, name_node, relation_key[10:], receiver))
         else:  # comment
             outer = caps[key][0]
             start = outer.start_byte
@@ -389,6 +352,13 @@ def extract_source(data: bytes, spec: LanguageSpec) -> tuple:
         (),
         "",
     )
+
+
+def _raw_ref(data: bytes, name_node, relation: str, receiver: str | None) -> tuple:
+    """A raw reference (name start byte, relation, name, receiver, line). The `reference.` matches, most of a file's,
+    build the same tuple inline."""
+    start = name_node.start_byte
+    return (start, relation, _slice(data, name_node), receiver, name_node.start_point[0] + 1)
 
 
 def _receiver(data: bytes, node, plain_kinds: dict, forms: dict) -> str:

@@ -616,6 +616,7 @@ class Resolver:
         return result
 
     def _es_module(self, path: str) -> bool:
+        """Whether the file is a JavaScript-family module, whose `export *` passes no default export on."""
         spec = self.specs.get(self.records[path].lang)
         return spec is not None and spec.family == "js"
 

@@ -85,7 +85,7 @@ class LanguageSpec:
         return getattr(importlib.import_module(self.module), self.function)()
 
     def query_text(self) -> str:
-        # "typescript+jsx": query files are concatenated, so shared patterns live in one place.
+        # "typescript+js_flow+jsx": query files are concatenated, so shared patterns live in one place.
         parts = (self.query or self.name).split("+")
         return "\n".join((QUERIES / f"{part}.scm").read_text(encoding="utf-8") for part in parts)
 
@@ -185,7 +185,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
         "javascript",
         (".js", ".mjs", ".cjs", ".jsx"),
         "tree_sitter_javascript",
-        query="javascript+jsx",
+        query="javascript+js_flow+jsx",
         hooks="skillbox.graph.languages.javascript",
         family="js",
         builtins=JS_GLOBALS,
@@ -198,6 +198,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
         (".ts", ".mts", ".cts"),
         "tree_sitter_typescript",
         "language_typescript",
+        query="typescript+js_flow",
         hooks="skillbox.graph.languages.javascript",
         family="js",
         builtins=JS_GLOBALS,
@@ -211,7 +212,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
         (".tsx",),
         "tree_sitter_typescript",
         "language_tsx",
-        query="typescript+jsx",
+        query="typescript+js_flow+jsx",
         hooks="skillbox.graph.languages.javascript",
         family="js",
         builtins=JS_GLOBALS,

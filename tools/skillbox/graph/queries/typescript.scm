@@ -73,36 +73,18 @@
 (assignment_expression left: (member_expression object: (this) property: (property_identifier) @name)
   right: (new_expression constructor: (identifier) @receiver)) @reference.attr
 
-; `const x = f()`, `const x = await f()`, `const x = y`, `this.x = f()`: what x holds. A later `x = g()` is
-; not read: the declaration fixes a variable's type, as the checker sees it.
-(variable_declarator name: (identifier) @name value: (call_expression function: [(identifier) (member_expression)] @receiver)) @reference.assign
-; `await f()` (awaitassign): what f returns, but not a declared thenable type (`(): ResponsePromise`), which awaiting
-; unwraps.
-(variable_declarator name: (identifier) @name
-  value: (await_expression (call_expression function: [(identifier) (member_expression)] @receiver))) @reference.awaitassign
-(variable_declarator name: (identifier) @name value: [(identifier) (member_expression)] @receiver) @reference.alias
-; `const ctx = {} as TestContext`: a cast gives the variable the type it names.
+; Besides js_flow.scm's variables: `const ctx = {} as TestContext`, a cast gives the variable the type it names.
 (variable_declarator name: (identifier) @name
   value: (as_expression (_) [(type_identifier) @receiver (generic_type name: (type_identifier) @receiver)])) @reference.assign
-(assignment_expression left: (member_expression object: (this) property: (property_identifier) @name)
-  right: (call_expression function: [(identifier) (member_expression)] @receiver)) @reference.attr
 ; Properties of interfaces and named object types (`interface Ctx { app: App }`): `ctx.app.m()` resolves to App.m.
 (interface_body (property_signature name: (property_identifier) @name
   type: (type_annotation [(type_identifier) @receiver (generic_type name: (type_identifier) @receiver)])) @reference.attr)
 (type_alias_declaration value: (object_type (property_signature name: (property_identifier) @name
   type: (type_annotation [(type_identifier) @receiver (generic_type name: (type_identifier) @receiver)])) @reference.attr))
-; Returns (what calling a function gives, resolve.py `_result_of`): `return x`, `return x as T`, `return f()`,
-; `return new C()`, an arrow's expression body and a declared return type (`returntype`, which wins over the
+; Returns beyond js_flow.scm's: `return x as T` and a declared return type (`returntype`, which wins over the
 ; returns unless they give a function), for the function they sit in only when it is a definition (`@owned`).
-(return_statement [(identifier) (member_expression) (this)] @name) @owned.returns
 (return_statement [(as_expression [(identifier) (member_expression)] @name)
   (satisfies_expression [(identifier) (member_expression)] @name)]) @owned.returns
-(return_statement [(call_expression function: [(identifier) (member_expression)] @name)
-  (await_expression (call_expression function: [(identifier) (member_expression)] @name))
-  (new_expression constructor: [(identifier) (member_expression)] @name)]) @owned.returncall
-(arrow_function body: [(identifier) (member_expression)] @name) @owned.returns
-(arrow_function body: [(call_expression function: [(identifier) (member_expression)] @name)
-  (new_expression constructor: [(identifier) (member_expression)] @name)]) @owned.returncall
 (function_declaration return_type: (type_annotation
   [(type_identifier) @name (generic_type name: (type_identifier) @name) (this_type) @name])) @owned.returntype
 (method_definition return_type: (type_annotation
